@@ -1,0 +1,29 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+
+// pg hands back int8 and numeric as strings and date as a local-midnight Date: set the
+// parsers on purpose. Our counts fit in a double; dates stay 'YYYY-MM-DD' text.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+
+export type Db = Kysely<Database>;
+
+export function createDb(connectionString: string, max = 10): Db {
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString, max }) }),
+  });
+}
+
+let shared: Db | undefined;
+
+/** The process-wide database, from DATABASE_URL (set by scripts/start.ts for the embedded one). */
+export function getDb(): Db {
+  if (!shared) {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error('DATABASE_URL is not set: start the app with `npm start`.');
+    shared = createDb(url);
+  }
+  return shared;
+}

