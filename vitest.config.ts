@@ -14,6 +14,7 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           globalSetup: ['tests/support/global-db.ts'],
+          setupFiles: ['tests/support/setup-env.ts'],
           // One database for the suite: files run one after another in one fork, and each test empties the tables.
           pool: 'forks',
           poolOptions: { forks: { singleFork: true } },
@@ -27,6 +28,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/support/global-db.ts', 'tests/support/global-server.ts'],
+          setupFiles: ['tests/support/setup-env.ts'],
           pool: 'forks',
           poolOptions: { forks: { singleFork: true } },
           testTimeout: 60_000,

@@ -52,6 +52,8 @@ export interface UserTable {
   alert_filter: Generated<number>;
   password_hash: string | null;
   password_changed_at: Timestamp | null;
+  temporary_password_hash: string | null;
+  temporary_password_expires_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
 }
@@ -291,6 +293,13 @@ export interface MailOutboxTable {
   attempts: Generated<number>;
   last_error: string | null;
   sent_at: Timestamp | null;
+  alert_history_id: number | null;
+}
+
+export interface GatewayPairAttemptTable {
+  gateway_info: string;
+  attempted_at: CreatedAt;
+  client: string | null;
 }
 
 export interface AuditLogTable {
@@ -334,4 +343,5 @@ export interface Database {
   report_history: ReportHistoryTable;
   mail_outbox: MailOutboxTable;
   audit_log: AuditLogTable;
+  gateway_pair_attempts: GatewayPairAttemptTable;
 }

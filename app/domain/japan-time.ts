@@ -98,3 +98,15 @@ export function parseHourMinute(value: string): number | null {
   if (Number(m[2]) > 59 || minutes > 24 * 60) return null;
   return minutes;
 }
+
+/** A daily wall-clock range in minutes since Japan midnight: start inclusive, end exclusive (1440 is 24:00). */
+export interface DayRange {
+  start: number;
+  end: number;
+}
+
+/** Whether `at`, read on the Japan wall clock, falls inside one of the daily ranges. */
+export function isWithinDayRanges(ranges: readonly DayRange[], at: Date): boolean {
+  const minute = japanMinuteOfDay(at);
+  return ranges.some((range) => range.start <= minute && minute < range.end);
+}

@@ -1,0 +1,40 @@
+import { Link, useNavigate } from '@remix-run/react';
+import { useState } from 'react';
+import { CloseIcon } from '~/components/icons';
+import { Dialog } from './dialog';
+
+/**
+ * The close icon every form has (001 §2): it asks before leaving, because edited data is
+ * not saved. Without JavaScript it is a plain link to the same place.
+ */
+export function FormCloseButton({ to, dirty = true }: { to: string; dirty?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  const navigate = useNavigate();
+  return (
+    <>
+      <Link
+        to={to}
+        aria-label="閉じる"
+        className="rounded-full p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+        onClick={(event) => {
+          if (!dirty) return;
+          event.preventDefault();
+          setAsking(true);
+        }}
+      >
+        <CloseIcon className="h-6 w-6" />
+      </Link>
+      {asking && (
+        <Dialog
+          title="変更を破棄しますか？"
+          message="編集中のデータは保存されません。"
+          cancelLabel="編集を続ける"
+          confirmLabel="データを破棄"
+          confirmTone="danger"
+          onCancel={() => setAsking(false)}
+          onConfirm={() => navigate(to)}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+// POST /on-reco/token (form body). Field names are the specification's.
+export const TokenRequestSchema = z.object({
+  grant_type: z.literal('password', { errorMap: () => ({ message: 'grant_type must be password' }) }),
+  username: z.string().trim().min(1, 'username is required').max(255),
+  password: z.string().min(1, 'password is required').max(1024),
+});
+
+// POST /v1/user/passcode: the forgotten-password form sends the account's mail address or login id.
+export const PasscodeRequestSchema = z.object({
+  login_id: z.string().trim().min(1).max(255),
+});
+
+export const PASSWORD_RULE = /^\w{12,}$/;
+export const PASSWORD_MESSAGES = {
+  rule: '12 文字以上の半角英数字を使用してください',
+  mismatch: '新しいパスワードと一致しません',
+  wrongCurrent: 'パスワードが正しくありません',
+  banner: '入力に誤りがあります',
+  required: '入力してください',
+  success: 'パスワードを変更しました',
+} as const;
+
+// POST /v1/user/pass (001 §5: only the first failing message shows, on the new password field).
+export const PasswordChangeSchema = z
+  .object({
+    login_id: z.string().trim().min(1).max(255),
+    old_pass: z.string().min(1, PASSWORD_MESSAGES.required).max(1024),
+    new_pass: z.string().max(1024).regex(PASSWORD_RULE, PASSWORD_MESSAGES.rule),
+    new_pass_verification: z.string().max(1024),
+  })
+  .refine((value) => value.new_pass === value.new_pass_verification, {
+    message: PASSWORD_MESSAGES.mismatch,
+    path: ['new_pass'],
+  });
+
+export const LOGIN_ERROR = 'The user name or password is incorrect.';
+export const FORGOT_PASSWORD_ERROR = 'The login_id or email address is incorrect.';
+export const SESSION_EXPIRED_MESSAGE = 'ログイン有効切れです。再度ログインして下さい。';

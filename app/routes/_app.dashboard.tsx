@@ -1,0 +1,192 @@
+import { type LoaderFunctionArgs, type MetaFunction, json } from '@remix-run/node';
+import { Form, useLoaderData, useNavigate, useRevalidator, useSubmit } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { AnnouncementBar } from '~/components/announcement-bar';
+import { FilterIcon, SearchIcon, StoreStatusIcon } from '~/components/icons';
+import { Pagination } from '~/components/pagination';
+import { getDb } from '~/db/db.server';
+import { STORE_NAME_FILTER_SIZE, STORE_STATUS_LABELS, StoreListQuerySchema } from '~/domain/store-list';
+import { listCompanies, listPrefectures, listRegions, listStoregroups } from '~/models/lookups.server';
+import { getLatestNotice } from '~/models/notices.server';
+import { listStores } from '~/models/store-list.server';
+import { requireUser } from '~/services/access.server';
+import { fieldErrors } from '~/services/api.server';
+import { logger } from '~/services/logger.server';
+import type { AppHandle } from './_app';
+
+export const handle: AppHandle = { hideDashboardLink: true };
+export const meta: MetaFunction = () => [{ title: 'ダッシュボード | On-Reco' }];
+
+const REFRESH_MS = 60_000;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const parsed = StoreListQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) throw json({ fields: fieldErrors(parsed.error) }, { status: 400 });
+  const query = parsed.data;
+  const db = getDb();
+  const [list, nameChoices, regions, prefectures, companies, storegroups, notice] = await Promise.all([
+    listStores(db, viewer, query, viewer.language),
+    listStores(db, viewer, { page_no: 1, page_count: STORE_NAME_FILTER_SIZE }, viewer.language),
+    listRegions(db),
+    listPrefectures(db, query.region_id),
+    listCompanies(db),
+    listStoregroups(db, query.company_id),
+    // A failed announcement load hides the bar; it never breaks the dashboard (000 §8).
+    getLatestNotice(db, new Date()).catch((error) => {
+      logger.warn({ err: error }, 'announcement not loaded');
+      return null;
+    }),
+  ]);
+  return json({
+    query,
+    list,
+    storeNames: nameChoices.stores.map((store) => store.store_name),
+    regions,
+    prefectures,
+    companies,
+    storegroups,
+    notice,
+  });
+}
+
+export default function DashboardPage() {
+  const { query, list, notice } = useLoaderData<typeof loader>();
+  const [filtersOpen, setFiltersOpen] = useState(hasFilters(query));
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    const timer = window.setInterval(() => revalidator.state === 'idle' && revalidator.revalidate(), REFRESH_MS);
+    return () => window.clearInterval(timer);
+  }, [revalidator]);
+  const pageCount = Math.ceil(list.all_count / query.page_count);
+  const first = list.all_count === 0 ? 0 : (query.page_no - 1) * query.page_count + 1;
+  const last = Math.min(query.page_no * query.page_count, list.all_count);
+  return (
+    <>
+      <AnnouncementBar notice={notice} />
+      <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
+        {/* One GET form: the name box and the filter panel search together; any change starts at page 1. */}
+        <Form method="get" role="search">
+          <div className="mb-4 flex flex-wrap items-center gap-3">
+            <h1 className="mr-auto text-xl font-bold text-slate-800">ダッシュボード</h1>
+            <div className="relative w-72">
+              <SearchIcon className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" />
+              <input name="store_name" list="store-names" defaultValue={query.store_name ?? ''} placeholder="店舗名で検索" aria-label="店舗名" className="input pl-9" />
+              <StoreNameChoices />
+            </div>
+            <button type="button" className="btn-secondary" aria-expanded={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>
+              <FilterIcon className="h-4 w-4" />
+              フィルター
+            </button>
+          </div>
+          <Filters hidden={!filtersOpen} />
+        </Form>
+        <section className="card">
+          <div className="flex flex-wrap items-center gap-x-6 gap-y-2 border-b border-slate-200 px-4 py-3 text-sm">
+            <p className="font-semibold text-red-600">
+              警報発生店舗数 <span className="text-lg">{list.alert_count}</span> 件
+            </p>
+            <p className="text-slate-600">全{list.all_count}件</p>
+            <p className="text-slate-500">{list.all_count > 0 ? `${first}〜${last}件を表示` : ''}</p>
+            <div className="ml-auto">
+              <Pagination page={query.page_no} pageCount={pageCount} />
+            </div>
+          </div>
+          {list.stores.length === 0 ? (
+            <p className="px-4 py-12 text-center text-sm text-slate-500">該当する検索結果はありません</p>
+          ) : (
+            <StoreRows stores={list.stores} />
+          )}
+          <div className="flex justify-end border-t border-slate-200 px-4 py-3">
+            <Pagination page={query.page_no} pageCount={pageCount} />
+          </div>
+        </section>
+      </main>
+    </>
+  );
+}
+
+function hasFilters(query: Record<string, unknown>): boolean {
+  return ['region_id', 'prefecture_id', 'company_id', 'storegroup_id', 'store_status', 'store_no'].some((key) => query[key] !== undefined);
+}
+
+type Loaded = ReturnType<typeof useLoaderData<typeof loader>>;
+
+function StoreRows({ stores }: { stores: Loaded['list']['stores'] }) {
+  const navigate = useNavigate();
+  return (
+    <table className="w-full text-sm">
+      <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-500">
+        <tr>
+          <th className="w-28 px-4 py-2">状態</th>
+          <th className="w-80 px-4 py-2">店舗名</th>
+          <th className="px-4 py-2">警報</th>
+        </tr>
+      </thead>
+      <tbody>
+        {stores.map((store) => {
+          const href = `/stores/${encodeURIComponent(store.store_id)}/temp_managements_image`;
+          return (
+            <tr key={store.store_id} className="cursor-pointer border-t border-slate-100 hover:bg-brand-50" onClick={() => navigate(href)}>
+              <td className="px-4 py-2.5">
+                <span className="flex items-center gap-2" title={STORE_STATUS_LABELS[store.store_status]}>
+                  <StoreStatusIcon status={store.store_status} className="h-6 w-6" />
+                  <span className="text-xs text-slate-500">{STORE_STATUS_LABELS[store.store_status]}</span>
+                </span>
+              </td>
+              <td className="px-4 py-2.5 font-medium text-slate-800">
+                <a href={href} className="hover:underline" onClick={(event) => event.stopPropagation()}>
+                  {store.store_name}
+                </a>
+              </td>
+              <td className={`px-4 py-2.5 ${store.store_status === 3 ? 'font-medium text-red-600' : 'text-slate-500'}`}>{store.alert_messages.join('、')}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** The store name box's choices: the first 50 stores (a second call of page 1, count 50). */
+function StoreNameChoices() {
+  const { storeNames } = useLoaderData<typeof loader>();
+  return (
+    <datalist id="store-names">
+      {storeNames.map((name) => (
+        <option key={name} value={name} />
+      ))}
+    </datalist>
+  );
+}
+
+/** The filter panel: selects apply at once, the store number on Enter. Hidden, not unmounted, so it keeps its values. */
+function Filters({ hidden }: { hidden: boolean }) {
+  const { query, regions, prefectures, companies, storegroups } = useLoaderData<typeof loader>();
+  const submit = useSubmit();
+  const select = (name: string, label: string, value: unknown, options: [string | number, string][]) => (
+    <label className="text-xs font-medium text-slate-600">
+      {label}
+      <select name={name} defaultValue={value === undefined ? '' : String(value)} className="input mt-1" onChange={(event) => submit(event.currentTarget.form)}>
+        <option value="">すべて</option>
+        {options.map(([id, text]) => (
+          <option key={id} value={id}>{text}</option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <div className={`card mb-4 grid grid-cols-2 gap-3 p-4 md:grid-cols-3 lg:grid-cols-6 ${hidden ? 'hidden' : ''}`} aria-label="フィルター">
+      {select('region_id', '地域', query.region_id, regions.map((r) => [r.region_id, r.region_name]))}
+      {select('prefecture_id', '都道府県', query.prefecture_id, prefectures.map((p) => [p.prefecture_id, p.prefecture_name]))}
+      {select('company_id', '会社', query.company_id, companies.map((c) => [c.company_id, c.company_name]))}
+      {select('storegroup_id', '店舗グループ', query.storegroup_id, storegroups.map((g) => [g.storegroup_id, g.storegroup_name]))}
+      <label className="text-xs font-medium text-slate-600">
+        店舗番号
+        <input name="store_no" defaultValue={query.store_no ?? ''} inputMode="numeric" className="input mt-1" placeholder="Enterで検索" />
+      </label>
+      {select('store_status', '状態', query.store_status, Object.entries(STORE_STATUS_LABELS))}
+      <button type="submit" className="sr-only">検索</button>
+    </div>
+  );
+}

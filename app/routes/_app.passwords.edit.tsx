@@ -1,0 +1,88 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json } from '@remix-run/node';
+import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
+import { useState } from 'react';
+import { FormCloseButton } from '~/components/form-close';
+import { Page } from '~/components/page';
+import { StatusBar } from '~/components/status-bar';
+import { getDb } from '~/db/db.server';
+import { PASSWORD_MESSAGES, PasswordChangeSchema } from '~/domain/auth-schemas';
+import { requireUser } from '~/services/access.server';
+import { fieldErrors } from '~/services/api.server';
+import { logIn } from '~/services/auth.server';
+import { PasswordError, changePassword } from '~/services/passwords.server';
+import { createLoginSession } from '~/services/session.server';
+import type { AppHandle } from './_app';
+
+export const handle: AppHandle = { hideDashboardLink: true };
+export const meta: MetaFunction = () => [{ title: 'パスワード変更 | On-Reco' }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return null;
+}
+
+type ActionResult = { ok: false; fields: Record<string, string> };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const form = Object.fromEntries(await request.formData());
+  const parsed = PasswordChangeSchema.safeParse({ ...form, login_id: viewer.loginId });
+  if (!parsed.success) return json<ActionResult>({ ok: false, fields: fieldErrors(parsed.error) }, { status: 400 });
+  const db = getDb();
+  try {
+    await changePassword(db, viewer, parsed.data);
+  } catch (error) {
+    if (error instanceof PasswordError) return json<ActionResult>({ ok: false, fields: { [error.field]: error.message } }, { status: 400 });
+    throw error;
+  }
+  // The change revoked every token of the user: sign this browser in again with the new password.
+  return createLoginSession(await logIn(db, viewer.loginId, parsed.data.new_pass), '/passwords/edit?changed=1');
+}
+
+const FIELDS = [
+  ['old_pass', '現在のパスワード', 'current-password'],
+  ['new_pass', '新しいパスワード', 'new-password'],
+  ['new_pass_verification', '新しいパスワード（確認）', 'new-password'],
+] as const;
+
+export default function PasswordEditPage() {
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [values, setValues] = useState({ old_pass: '', new_pass: '', new_pass_verification: '' });
+  const [searchParams] = useSearchParams();
+  const changed = searchParams.get('changed') === '1';
+  const fields = result?.fields ?? {};
+  const complete = Object.values(values).every((value) => value.length > 0);
+  const dirty = Object.values(values).some((value) => value.length > 0);
+  return (
+    <Page title="パスワード変更" narrow actions={<FormCloseButton to="/dashboard" dirty={dirty} />}>
+      <StatusBar tone="success" message={changed && !result ? PASSWORD_MESSAGES.success : null} />
+      <StatusBar tone="error" message={result ? PASSWORD_MESSAGES.banner : null} />
+      <Form method="post" className="card space-y-5 p-6" noValidate>
+        {FIELDS.map(([name, label, autoComplete]) => (
+          <div key={name}>
+            <label htmlFor={name} className="label">{label}</label>
+            <input
+              id={name}
+              name={name}
+              type="password"
+              autoComplete={autoComplete}
+              className="input"
+              value={values[name]}
+              onChange={(event) => setValues({ ...values, [name]: event.target.value })}
+              aria-invalid={fields[name] ? true : undefined}
+              aria-describedby={fields[name] ? `${name}-error` : undefined}
+            />
+            {fields[name] && <p id={`${name}-error`} className="field-error">{fields[name]}</p>}
+          </div>
+        ))}
+        <p className="text-xs text-slate-500">パスワードは12文字以上の半角英数字（英字・数字・_）で入力して下さい。</p>
+        <div className="flex justify-end">
+          <button type="submit" className="btn-primary" disabled={!complete || navigation.state === 'submitting'}>
+            変更する
+          </button>
+        </div>
+      </Form>
+    </Page>
+  );
+}

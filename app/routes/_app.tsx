@@ -1,0 +1,53 @@
+import { type LoaderFunctionArgs, json } from '@remix-run/node';
+import { Outlet, useLoaderData, useMatches } from '@remix-run/react';
+import { useEffect } from 'react';
+import { Footer } from '~/components/layout/footer';
+import { Header } from '~/components/layout/header';
+import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-schemas';
+import { menuPermissions } from '~/domain/roles';
+import { requireUser } from '~/services/access.server';
+import { readSession } from '~/services/session.server';
+
+/** Routes set `handle = { hideDashboardLink: true }` where the header has no dashboard link. */
+export interface AppHandle {
+  hideDashboardLink?: boolean;
+}
+
+// Every signed-in screen: header, popups, footer. Anyone without a valid session goes to /login.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const { expires } = await readSession(request);
+  return json({
+    viewer: { userName: viewer.userName, mailaddress1: viewer.mailaddress1, authority: viewer.authority },
+    permissions: menuPermissions(viewer.authority),
+    sessionExpires: expires ?? null,
+  });
+}
+
+export default function AppLayout() {
+  const { viewer, permissions, sessionExpires } = useLoaderData<typeof loader>();
+  const matches = useMatches();
+  const hideDashboardLink = matches.some((match) => (match.handle as AppHandle | undefined)?.hideDashboardLink);
+  useSessionExpiry(sessionExpires);
+  return (
+    <div className="flex min-h-screen flex-col">
+      <Header viewer={viewer} permissions={permissions} showDashboardLink={!hideDashboardLink} />
+      <div className="flex flex-1 flex-col">
+        <Outlet />
+      </div>
+      <Footer />
+    </div>
+  );
+}
+
+/** When the token runs out while the page is open: the alert first, then the login page. */
+function useSessionExpiry(expires: string | null) {
+  useEffect(() => {
+    if (!expires) return;
+    const timer = window.setTimeout(() => {
+      window.alert(SESSION_EXPIRED_MESSAGE);
+      window.location.assign('/login');
+    }, Math.max(0, new Date(expires).getTime() - Date.now()));
+    return () => window.clearTimeout(timer);
+  }, [expires]);
+}

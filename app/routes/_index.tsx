@@ -1,0 +1,2 @@
+// "/" is the same screen as /login (000 §2).
+export { action, default, loader, meta } from './login';

@@ -1,0 +1,73 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
+import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
+import { useState } from 'react';
+import { AuthCard, ErrorBar } from '~/components/auth-card';
+import { getDb } from '~/db/db.server';
+import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-schemas';
+import { LoginError, consoleAuthenticator } from '~/services/auth.server';
+import { createLoginSession, readSession } from '~/services/session.server';
+import { lookUpAccessToken } from '~/models/access-tokens.server';
+
+export const meta: MetaFunction = () => [{ title: 'Login | On-Reco' }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { token } = await readSession(request);
+  if (token && (await lookUpAccessToken(getDb(), token, new Date())).state === 'valid') throw redirect('/dashboard');
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    const auth = await consoleAuthenticator(getDb()).authenticate('form', request);
+    return createLoginSession(auth, '/dashboard');
+  } catch (error) {
+    if (error instanceof LoginError) return json({ error: error.message }, { status: 400 });
+    throw error;
+  }
+}
+
+export default function LoginPage() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const [expiredNotice, setExpiredNotice] = useState(searchParams.get('expired') === '1');
+  return (
+    <AuthCard title="Sign in to your account">
+      {expiredNotice && <ExpiredDialog onClose={() => setExpiredNotice(false)} />}
+      <ErrorBar message={actionData?.error} />
+      <Form method="post" action="/login" className="space-y-4">
+        <div>
+          <label htmlFor="username" className="label">ID</label>
+          <input id="username" name="username" autoComplete="username" className="input" autoFocus />
+        </div>
+        <div>
+          <label htmlFor="password" className="label">PASSWORD</label>
+          <input id="password" name="password" type="password" autoComplete="current-password" className="input" />
+        </div>
+        <button type="submit" className="btn-primary w-full" disabled={navigation.state === 'submitting'}>
+          LOGIN
+        </button>
+      </Form>
+      <p className="mt-6 text-center text-sm">
+        <Link to="/passwords/forget" className="text-brand-600 hover:underline">
+          Forgot your password?
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+function ExpiredDialog({ onClose }: { onClose: () => void }) {
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4">
+      <div role="alertdialog" aria-modal="true" aria-labelledby="expired-message" className="card w-full max-w-sm p-6" lang="ja">
+        <p id="expired-message" className="mb-6 text-sm text-slate-700">{SESSION_EXPIRED_MESSAGE}</p>
+        <div className="text-right">
+          <button type="button" className="btn-primary" onClick={onClose} autoFocus>
+            OK
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

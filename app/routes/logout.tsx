@@ -1,0 +1,14 @@
+import { type ActionFunctionArgs, redirect } from '@remix-run/node';
+import { getDb } from '~/db/db.server';
+import { revokeAccessToken } from '~/models/access-tokens.server';
+import { clearSessionHeaders, readSession } from '~/services/session.server';
+
+// Logout revokes the token on the server and clears the cookie; GET does nothing so that a
+// prefetch or a stray link cannot sign anyone out.
+export async function action({ request }: ActionFunctionArgs) {
+  const { token } = await readSession(request);
+  if (token) await revokeAccessToken(getDb(), token, new Date());
+  return redirect('/login', { headers: await clearSessionHeaders(request) });
+}
+
+export const loader = () => redirect('/dashboard');

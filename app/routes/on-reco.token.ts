@@ -1,0 +1,28 @@
+import { type ActionFunctionArgs, json } from '@remix-run/node';
+import { getDb } from '~/db/db.server';
+import { TokenRequestSchema } from '~/domain/auth-schemas';
+import { apiError } from '~/services/access.server';
+import { fieldErrors } from '~/services/api.server';
+import { LoginError, logIn } from '~/services/auth.server';
+
+// POST /on-reco/token (form body grant_type=password, username, password): the auth info.
+// Failures are 400 {error, error_description}, OAuth-style, as the specification's client expects.
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'invalid_request', 'Use POST.');
+  const form = Object.fromEntries(await request.formData().catch(() => new FormData()));
+  const parsed = TokenRequestSchema.safeParse(form);
+  if (!parsed.success) {
+    const fields = fieldErrors(parsed.error);
+    const error = fields.grant_type ? 'unsupported_grant_type' : 'invalid_request';
+    return apiError(400, error, Object.values(fields).join('; '), { fields });
+  }
+  try {
+    const auth = await logIn(getDb(), parsed.data.username, parsed.data.password);
+    return json(auth, { headers: { 'Cache-Control': 'no-store' } });
+  } catch (error) {
+    if (error instanceof LoginError) return apiError(400, 'invalid_grant', error.message);
+    throw error;
+  }
+}
+
+export const loader = () => apiError(405, 'invalid_request', 'Use POST.');

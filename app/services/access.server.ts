@@ -1,0 +1,76 @@
+import { json, redirect } from '@remix-run/node';
+import { getDb } from '~/db/db.server';
+import { can, type Permission } from '~/domain/roles';
+import { lookUpAccessToken } from '~/models/access-tokens.server';
+import { storeOfGatewayToken } from '~/models/gateways.server';
+import { canViewStore } from '~/models/stores.server';
+import { getViewerById, type Viewer } from '~/models/users.server';
+import { clearSessionHeaders, readSession } from './session.server';
+
+// Auth helpers throw (a redirect, a 401/403/404) so that routes never branch on auth.
+
+async function viewerOfToken(token: string | undefined, now = new Date()): Promise<Viewer | 'expired' | null> {
+  if (!token) return null;
+  const db = getDb();
+  const found = await lookUpAccessToken(db, token, now);
+  if (found.state === 'expired') return 'expired';
+  if (found.state !== 'valid') return null;
+  const user = await getViewerById(db, found.userId);
+  if (!user || user.validFlg !== 1) return null;
+  const { passwordHash: _hash, validFlg: _valid, ...viewer } = user;
+  return viewer;
+}
+
+/** The signed-in console user; otherwise a redirect to /login (with the expiry notice when the token ran out). */
+export async function requireUser(request: Request): Promise<Viewer> {
+  const { token } = await readSession(request);
+  const viewer = await viewerOfToken(token);
+  if (viewer && viewer !== 'expired') return viewer;
+  const target = viewer === 'expired' ? '/login?expired=1' : '/login';
+  throw redirect(target, { headers: token ? await clearSessionHeaders(request) : undefined });
+}
+
+/** The signed-in user when they hold the permission; otherwise 403. */
+export async function requireRole(request: Request, permission: Permission): Promise<Viewer> {
+  const viewer = await requireUser(request);
+  if (!can(viewer.authority, permission)) throw new Response('Forbidden', { status: 403 });
+  return viewer;
+}
+
+/** For store pages: a store the viewer may not see (or that does not exist) goes to /not_found. */
+export async function requireStoreAccess(viewer: Viewer, storeId: string): Promise<void> {
+  if (!(await canViewStore(getDb(), viewer, storeId))) throw redirect('/not_found');
+}
+
+export function apiError(status: number, error: string, description: string, extra: Record<string, unknown> = {}): Response {
+  return json({ error, error_description: description, ...extra }, { status });
+}
+
+/** The user of the bearer token on an /on-reco/v1 call; otherwise 401 JSON. */
+export async function requireApiUser(request: Request): Promise<Viewer> {
+  const header = request.headers.get('Authorization') ?? '';
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  const viewer = await viewerOfToken(match?.[1]);
+  if (viewer === 'expired') throw apiError(401, 'invalid_token', 'The access token has expired.');
+  if (!viewer) throw apiError(401, 'invalid_token', 'A valid bearer token is required.');
+  return viewer;
+}
+
+export async function requireApiRole(request: Request, permission: Permission): Promise<Viewer> {
+  const viewer = await requireApiUser(request);
+  if (!can(viewer.authority, permission)) throw apiError(403, 'forbidden', 'This call is not allowed for your authority.');
+  return viewer;
+}
+
+/** For store-scoped API calls: 404 when the store does not exist or is not the viewer's, so nothing leaks. */
+export async function requireApiStoreAccess(viewer: Viewer, storeId: string): Promise<void> {
+  if (!(await canViewStore(getDb(), viewer, storeId))) throw apiError(404, 'not_found', `Store ${storeId} was not found.`);
+}
+
+/** The store of the gateway token on a gateway call; user tokens and revoked ones get 401. */
+export async function requireGatewayStore(request: Request): Promise<string> {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get('Authorization') ?? '');
+  const storeId = match ? await storeOfGatewayToken(getDb(), match[1]) : null;
+  if (!storeId) throw apiError(401, 'invalid_token', 'A valid gateway token is required.');
+  return storeId;
+}

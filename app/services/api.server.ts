@@ -1,0 +1,47 @@
+import { json } from '@remix-run/node';
+import type { ZodError, ZodType, ZodTypeDef } from 'zod';
+import { apiError } from './access.server';
+
+// Parsing of /on-reco inputs: one zod schema per input; a bad input is a 400 that names each
+// field and its reason, and changes nothing.
+
+export function fieldErrors(error: ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.join('.') || '_';
+    fields[field] ??= issue.message;
+  }
+  return fields;
+}
+
+export function invalidRequest(fields: Record<string, string>): Response {
+  const description = Object.entries(fields).map(([field, reason]) => `${field}: ${reason}`).join('; ');
+  return apiError(400, 'invalid_request', description, { fields });
+}
+
+export function parseOrThrow<T>(schema: ZodType<T, ZodTypeDef, unknown>, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (!result.success) throw invalidRequest(fieldErrors(result.error));
+  return result.data;
+}
+
+export function searchParamsOf(request: Request): Record<string, string> {
+  return Object.fromEntries(new URL(request.url).searchParams);
+}
+
+/** JSON or form body (the specification's calls use both), as a plain object. */
+export async function bodyOf(request: Request): Promise<unknown> {
+  const type = request.headers.get('Content-Type') ?? '';
+  if (type.includes('application/json')) {
+    try {
+      return await request.json();
+    } catch {
+      throw invalidRequest({ _: 'the body is not valid JSON' });
+    }
+  }
+  return Object.fromEntries(await request.formData());
+}
+
+export function methodNotAllowed(allowed: string[]): Response {
+  return json({ error: 'method_not_allowed', error_description: `Use ${allowed.join(' or ')}.` }, { status: 405, headers: { Allow: allowed.join(', ') } });
+}

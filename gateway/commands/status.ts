@@ -1,0 +1,17 @@
+import { Command } from 'commander';
+import { DataDir } from '../state';
+import { collectStatus, formatStatus } from '../status';
+import { action, commandConfig, withCommonOptions, type CliContext } from './common';
+
+export function statusCommand(ctx: CliContext): Command {
+  return withCommonOptions(new Command('status'))
+    .description('paired store, sensors heard, buffer depth and oldest reading, last upload and its result')
+    .option('--json', 'print the report as JSON')
+    .action(
+      action(ctx, async (opts: Record<string, unknown>) => {
+        const config = commandConfig(ctx, opts);
+        const report = collectStatus(new DataDir(config.dataDir), config.bufferMaxRows);
+        ctx.stdout(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatStatus(report) + '\n');
+      }),
+    );
+}

@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { createDb } from '../../app/db/db.server';
+import { DEMO_DEFAULT_PASSWORD } from '../../app/domain/demo';
+import { seedDemoChain } from '../../app/services/demo-seed.server';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    demoPassword: string;
+    smtpPort: number;
+  }
+}
+
+// The e2e suite drives the real console: a production build served by remix-serve on a free
+// port, on the suite's database seeded with the demo chain (one day of readings).
+export default async function setup(project: TestProject) {
+  const databaseUrl = project.getProvidedContext().databaseUrl;
+  const db = createDb(databaseUrl, 2);
+  await seedDemoChain(db, { days: 1, password: DEMO_DEFAULT_PASSWORD, now: new Date() });
+  await db.destroy();
+
+  const build = spawnSync(path.resolve('node_modules/.bin/remix'), ['build'], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('remix build failed');
+
+  const port = 41000 + Math.floor(Math.random() * 9000);
+  // Mail tests listen on this port with a real SMTP server of their own (tests/support/smtp.ts).
+  const smtpPort = port + 1;
+  const server = spawn(process.execPath, [path.resolve('node_modules/@remix-run/serve/dist/cli.js'), 'build/index.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      SESSION_SECRET: 'e2e-session-secret-0123456789',
+      ONRECO_PUBLIC_URL: `http://localhost:${port}`,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitForServer(`http://localhost:${port}/login`, server);
+  project.provide('baseUrl', `http://localhost:${port}`);
+  project.provide('demoPassword', DEMO_DEFAULT_PASSWORD);
+  project.provide('smtpPort', smtpPort);
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  };
+}
+
+async function waitForServer(url: string, server: ChildProcess) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the console exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the console did not answer at ${url}`);
+}
