@@ -410,8 +410,9 @@ export const WORKING_STATE = { waitingForFirstCommunication: 0, operating: 1, re
 
 /**
  * The dashboard's store status: removed stores are closed; stores without working state or still
- * waiting for their first communication are not connected; an operating store is in warning
- * (警報発生中) while its gateway is down or any sensor has an open alert. A pending excursion is
+ * waiting for their first communication are not connected, and so is an operating store whose
+ * gateway is down (its one store-level alert says so); otherwise it is in warning (警報発生中)
+ * while any sensor has an open alert. A pending excursion is
  * not an alert yet: it shows on the sensor (status 1), not on the store.
  */
 export function storeStatus(
@@ -420,6 +421,6 @@ export function storeStatus(
   sensors: readonly Pick<SensorAlertSummary, 'openCodes'>[],
 ): StoreStatus {
   if (workingState === WORKING_STATE.removed) return STORE_STATUS.closed;
-  if (workingState !== WORKING_STATE.operating) return STORE_STATUS.notConnected;
-  return gatewayDown || sensors.some((sensor) => sensor.openCodes.length > 0) ? STORE_STATUS.warning : STORE_STATUS.inOperation;
+  if (workingState !== WORKING_STATE.operating || gatewayDown) return STORE_STATUS.notConnected;
+  return sensors.some((sensor) => sensor.openCodes.length > 0) ? STORE_STATUS.warning : STORE_STATUS.inOperation;
 }

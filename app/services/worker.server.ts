@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import { getDb } from '~/db/db.server';
 import { ensureMeasurementPartitions } from '~/models/measurement-partitions.server';
 import { logger } from './logger.server';
+import { sendPendingMails } from './outbox.server';
+import { checkSilence } from './silence.server';
 
 const log = logger.child({ module: 'worker' });
 
@@ -28,7 +30,25 @@ export const pinExpiry: Job = {
   },
 };
 
-export const JOBS: Job[] = [partitionUpkeep, pinExpiry];
+/** No-communication and gateway-down alerts, and re-notification of silent sensors. */
+export const silenceCheck: Job = {
+  name: 'no-communication check',
+  schedule: '* * * * *',
+  run: async (now) => {
+    await checkSilence(getDb(), now);
+  },
+};
+
+/** Mails leave within a second or two of the transaction that wrote them. */
+export const outboxSender: Job = {
+  name: 'mail outbox',
+  schedule: '* * * * * *',
+  run: async (now) => {
+    await sendPendingMails(getDb(), now);
+  },
+};
+
+export const JOBS: Job[] = [partitionUpkeep, pinExpiry, silenceCheck, outboxSender];
 
 /**
  * Runs a job under a transaction-level advisory lock: two workers (or two overlapping runs)

@@ -66,7 +66,7 @@ async function shippedJs(pagePath: string, cookie: string): Promise<number> {
   const sources = new Set([...html.matchAll(/(?:src|href)="(\/build\/[^"]+\.js)"/g)].map((m) => m[1]));
   for (const m of html.matchAll(/import\("(\/build\/[^"]+\.js)"\)/g)) sources.add(m[1]);
   let total = 0;
-  for (const source of sources) total += gzipSync(new Uint8Array(await fetch(base + source).then((r) => r.arrayBuffer()))).length;
+  for (const source of sources) total += gzipSync(Buffer.from(await fetch(base + source).then((r) => r.text()))).length;
   return total;
 }
 

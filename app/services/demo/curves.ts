@@ -174,22 +174,31 @@ export const MINUTE_TERMS: Readonly<Record<string, Num>> = {
 const T = (name: keyof typeof MINUTE_TERMS & string): Num => v(name);
 
 const seed = P('seed');
-const noise = mul(P('noise'), sub(add(hash(m, seed), hash(m, add(seed, 0.5))), 1));
+
+// Terms of one reading used more than once: computed once per row in SQL (an inner select).
+export const ROW_TERMS: Readonly<Record<string, Num>> = {
+  /** One draw per reading, for the temperature noise and the RSSI scatter. */
+  draw: hash(m, seed),
+  /** One draw per sensor and 12-minute slot: whether, when and how hard a door opens. */
+  doorDraw: hash(T('slot'), add(seed, 0.25)),
+};
+const R = (name: keyof typeof ROW_TERMS & string): Num => v(name);
+
+const noise = mul(P('noise'), sub(mul(2, R('draw')), 1));
 const daily = mul(P('dayAmp'), sin(add(mul(T('md'), TWO_PI / 1440), P('dayPhase'))));
 const wander = mul(P('wanderAmp'), sin(add(div(mul(m, TWO_PI), P('wanderPeriod')), P('wanderPhase'))));
 const theta = add(div(mul(m, TWO_PI), P('cyclePeriod')), P('cyclePhase'));
 /** Compressor cycling: a skewed wave (slow warm-up, quicker pull-down). */
 const cycle = iff(eq(P('cycleAmp'), 0), 0, mul(P('cycleAmp'), add(sin(theta), mul(0.25, sin(mul(2, theta))))));
 
-const doorDraw = hash(T('slot'), add(seed, 0.25));
-const doorOffset = floor(mul(fract(mul(doorDraw, 97)), 6));
+const doorOffset = floor(mul(fract(mul(R('doorDraw'), 97)), 6));
 /** A door opens in this slot with probability doorRate, at a drawn minute, then the air recovers in a few minutes. */
 const door = iff(
   eq(P('door'), 0),
   0,
   iff(
-    and(lt(doorDraw, T('doorRate')), le(doorOffset, T('slotMinute'))),
-    mul(P('door'), add(0.5, fract(mul(doorDraw, 331))), exp(div(sub(T('slotMinute'), doorOffset), -2.5))),
+    and(lt(R('doorDraw'), T('doorRate')), le(doorOffset, T('slotMinute'))),
+    mul(P('door'), add(0.5, fract(mul(R('doorDraw'), 331))), exp(div(sub(T('slotMinute'), doorOffset), -2.5))),
     0,
   ),
 );
@@ -222,9 +231,13 @@ const night = iff(
 function excursion(i: number): Num {
   const [start, end, delta, up, down] = ['Start', 'End', 'Delta', 'Up', 'Down'].map((part) => P(`ex${i}${part}`));
   return iff(
-    and(le(start, m), lt(m, add(end, mul(EXCURSION_TAIL, down)))),
-    mul(delta, sub(1, exp(div(sub(m, start), mul(-1, up)))), exp(div(max(sub(m, end), 0), mul(-1, down)))),
+    eq(delta, 0),
     0,
+    iff(
+      and(le(start, m), lt(m, add(end, mul(EXCURSION_TAIL, down)))),
+      mul(delta, sub(1, exp(div(sub(m, start), mul(-1, up)))), exp(div(max(sub(m, end), 0), mul(-1, down)))),
+      0,
+    ),
   );
 }
 
@@ -239,7 +252,7 @@ export const CURVE_FORMULA: Readonly<{ temperature: Num; battery: Num; rssi: Num
   /** °C rounded half up to one decimal. */
   temperature: div(floor(add(mul(rawTemperature, 10), 0.5)), 10),
   battery: max(0, floor(min(100, add(P('batteryLevel'), div(mul(P('batteryPerDay'), sub(P('batteryAt'), m)), 1440))))),
-  rssi: clamp(floor(add(P('rssi'), mul(6, sub(hash(m, add(seed, 0.75)), 0.5)), 0.5)), -100, -30),
+  rssi: clamp(floor(add(P('rssi'), mul(6, sub(fract(mul(R('draw'), 7919)), 0.5)), 0.5)), -100, -30),
   error: and(le(P('errorStart'), m), lt(m, P('errorEnd'))),
   gap: and(le(P('gapStart'), m), lt(m, P('gapEnd'))),
 };
@@ -253,12 +266,14 @@ function minuteEnv(minute: number): Record<string, number> {
 }
 
 function envFor(row: CurveRow, minute: number) {
-  const terms = minuteEnv(minute);
-  return (name: string): number => {
-    const value = name in terms ? terms[name] : row[name];
+  const values: Record<string, number> = { ...row, ...minuteEnv(minute) };
+  const env = (name: string): number => {
+    const value = values[name];
     if (value === undefined) throw new Error(`No value for ${name}`);
     return value;
   };
+  for (const [name, term] of Object.entries(ROW_TERMS)) values[name] = evaluate(term, env);
+  return env;
 }
 
 /** The reading at `minute`, or null when the curve has a gap there. */
@@ -311,8 +326,10 @@ export function maxDeviation(curve: Pick<SensorCurve, 'noise' | 'dayAmp' | 'wand
 // ---- the SQL side ----
 
 export interface CurveSql {
-  /** The per-minute terms, each compiled against the minute column. */
+  /** The per-minute terms, compiled against the integer minute `minute`. */
   minuteTerms: { name: string; sql: string }[];
+  /** The per-reading shared terms, compiled against the columns. */
+  rowTerms: { name: string; sql: string }[];
   temperature: string;
   battery: string;
   rssi: string;
@@ -321,31 +338,29 @@ export interface CurveSql {
 }
 
 /**
- * The formula compiled to SQL. `minute` is the SQL of the minute number (an integer column),
- * `column(name)` a curve parameter column and `term(name)` a per-minute term column.
+ * The formula compiled to SQL in three stages: per-minute terms (from the integer minute
+ * `minute`), per-reading shared terms and the outputs, both reading `column(name)` for curve
+ * parameters, minute terms, row terms and `m` (the minute as float8, a column of the minute stage).
  */
-export function curveSql(options: { minuteTermSource: string; minute: string; column: (name: string) => string; term: (name: string) => string }): CurveSql {
-  const termNames = new Set(Object.keys(MINUTE_TERMS));
-  const rowNames = (name: string) => {
-    if (name === 'm') return `(${options.minute})::float8`;
-    if (termNames.has(name)) return options.term(name);
-    if (CURVE_COLUMNS.includes(name)) return options.column(name);
-    throw new Error(`Unknown variable ${name}`);
+export function curveSql(options: { minute: string; column: (name: string) => string }): CurveSql {
+  const known = new Set(['m', ...CURVE_COLUMNS, ...Object.keys(MINUTE_TERMS), ...Object.keys(ROW_TERMS)]);
+  const columns = (name: string) => {
+    if (!known.has(name)) throw new Error(`Unknown variable ${name}`);
+    return options.column(name);
   };
-  const compiledTerms: Record<string, string> = {};
-  const termNamesSql = (name: string) => {
-    if (name === 'm') return `(${options.minuteTermSource})::float8`;
-    const compiled = compiledTerms[name];
-    if (compiled === undefined) throw new Error(`Minute term ${name} used before it is defined`);
-    return compiled;
+  const minuteOnly = (name: string) => {
+    if (name !== 'm') throw new Error(`Minute terms read only the minute, not ${name}`);
+    return `(${options.minute})::float8`;
   };
-  for (const [name, term] of Object.entries(MINUTE_TERMS)) compiledTerms[name] = compileSql(term, termNamesSql);
+  const compileAll = (terms: Readonly<Record<string, Num>>, names: (name: string) => string) =>
+    Object.entries(terms).map(([name, term]) => ({ name, sql: compileSql(term, names) }));
   return {
-    minuteTerms: Object.entries(compiledTerms).map(([name, sql]) => ({ name, sql })),
-    temperature: compileSql(CURVE_FORMULA.temperature, rowNames),
-    battery: compileSql(CURVE_FORMULA.battery, rowNames),
-    rssi: compileSql(CURVE_FORMULA.rssi, rowNames),
-    error: compileSqlBool(CURVE_FORMULA.error, rowNames),
-    gap: compileSqlBool(CURVE_FORMULA.gap, rowNames),
+    minuteTerms: compileAll(MINUTE_TERMS, minuteOnly),
+    rowTerms: compileAll(ROW_TERMS, columns),
+    temperature: compileSql(CURVE_FORMULA.temperature, columns),
+    battery: compileSql(CURVE_FORMULA.battery, columns),
+    rssi: compileSql(CURVE_FORMULA.rssi, columns),
+    error: compileSqlBool(CURVE_FORMULA.error, columns),
+    gap: compileSqlBool(CURVE_FORMULA.gap, columns),
   };
 }

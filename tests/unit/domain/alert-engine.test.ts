@@ -581,7 +581,7 @@ describe('store status', () => {
     [2, true, [batteryLow], 1], // removed: closed
     [1, false, [normal, normal], 2], // in operation
     [1, false, [normal, batteryLow], 3], // any open alert: warning
-    [1, true, [normal], 3], // gateway down: warning
+    [1, true, [normal], 0], // gateway down: not connected (the store-level alert says why)
   ] as const)('working_state %s, gateway down %s, sensors %j → %s', (workingState, gatewayDown, sensors, expected) => {
     expect(storeStatus(workingState, gatewayDown, sensors)).toBe(expected);
   });

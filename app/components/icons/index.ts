@@ -1,0 +1,3 @@
+export { Glyph, type IconProps } from './glyph';
+export * from './status';
+export * from './ui';
