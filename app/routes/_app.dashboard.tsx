@@ -1,9 +1,10 @@
 import { type LoaderFunctionArgs, type MetaFunction, json } from '@remix-run/node';
-import { Form, useLoaderData, useNavigate, useRevalidator, useSubmit } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { Form, useLoaderData, useNavigate, useSubmit } from '@remix-run/react';
+import { useState } from 'react';
 import { AnnouncementBar } from '~/components/announcement-bar';
 import { FilterIcon, SearchIcon, StoreStatusIcon } from '~/components/icons';
 import { Pagination } from '~/components/pagination';
+import { useLiveUpdates } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import { STORE_NAME_FILTER_SIZE, STORE_STATUS_LABELS, StoreListQuerySchema } from '~/domain/store-list';
 import { listCompanies, listPrefectures, listRegions, listStoregroups } from '~/models/lookups.server';
@@ -16,8 +17,6 @@ import type { AppHandle } from './_app';
 
 export const handle: AppHandle = { hideDashboardLink: true };
 export const meta: MetaFunction = () => [{ title: 'ダッシュボード | On-Reco' }];
-
-const REFRESH_MS = 60_000;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
@@ -53,11 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function DashboardPage() {
   const { query, list, notice } = useLoaderData<typeof loader>();
   const [filtersOpen, setFiltersOpen] = useState(hasFilters(query));
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    const timer = window.setInterval(() => revalidator.state === 'idle' && revalidator.revalidate(), REFRESH_MS);
-    return () => window.clearInterval(timer);
-  }, [revalidator]);
+  useLiveUpdates();
   const pageCount = Math.ceil(list.all_count / query.page_count);
   const first = list.all_count === 0 ? 0 : (query.page_no - 1) * query.page_count + 1;
   const last = Math.min(query.page_no * query.page_count, list.all_count);

@@ -1,0 +1,31 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { z } from 'zod';
+import { getDb } from '~/db/db.server';
+import { canViewStore } from '~/models/stores.server';
+import { requireUser, requireStoreAccess } from '~/services/access.server';
+import { parseOrThrow, searchParamsOf } from '~/services/api.server';
+import { storeChangeStream } from '~/services/live-updates.server';
+
+const EventsQuerySchema = z.object({ store_id: z.string().max(20).optional() });
+
+// Server-sent events for open screens: `?store_id=X` for one store's pages, none for the
+// dashboard (any store the viewer may see). Screens revalidate their loaders on each event.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const { store_id } = parseOrThrow(EventsQuerySchema, searchParamsOf(request));
+  if (store_id) {
+    await requireStoreAccess(viewer, store_id);
+    return storeChangeStream(request, (storeId) => storeId === store_id);
+  }
+  // The dashboard: remember the visibility answer per store for the life of the stream.
+  const visible = new Map<string, boolean>();
+  const db = getDb();
+  return storeChangeStream(request, (storeId) => {
+    if (!visible.has(storeId)) {
+      visible.set(storeId, false);
+      void canViewStore(db, viewer, storeId).then((ok) => visible.set(storeId, ok));
+      return false;
+    }
+    return visible.get(storeId)!;
+  });
+}

@@ -1,0 +1,91 @@
+import pg from 'pg';
+import { logger } from './logger.server';
+
+// One LISTEN connection per web process fans PostgreSQL notifications (sent by the ingest and
+// alert transactions at commit) out to the server-sent-event streams of open screens.
+
+type Listener = (storeId: string) => void;
+
+const CHANNEL = 'onreco_store';
+const log = logger.child({ module: 'live-updates' });
+const listeners = new Set<Listener>();
+let connecting: Promise<void> | null = null;
+
+async function connect(): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  client.on('notification', (message) => {
+    if (message.channel === CHANNEL && message.payload) for (const listener of listeners) listener(message.payload);
+  });
+  client.on('error', (error) => {
+    log.warn({ err: error }, 'live update connection lost; reconnecting');
+    connecting = null;
+    client.end().catch(() => undefined);
+    setTimeout(() => void ensureConnected(), 2000);
+  });
+  await client.connect();
+  await client.query(`listen ${CHANNEL}`);
+}
+
+function ensureConnected(): Promise<void> {
+  connecting ??= connect().catch((error) => {
+    connecting = null;
+    throw error;
+  });
+  return connecting;
+}
+
+/** Calls `listener` with the store id of every committed change; returns the unsubscribe. */
+export async function subscribeStoreChanges(listener: Listener): Promise<() => void> {
+  await ensureConnected();
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const KEEPALIVE_MS = 25_000;
+
+/**
+ * A text/event-stream that sends `event: change` when one of the stores passes `wanted`,
+ * at most once a second, and a comment every 25 s so proxies keep it open.
+ */
+export async function storeChangeStream(request: Request, wanted: (storeId: string) => boolean): Promise<Response> {
+  const encoder = new TextEncoder();
+  let cleanup = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let pending: ReturnType<typeof setTimeout> | null = null;
+      const send = (text: string) => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          cleanup();
+        }
+      };
+      const unsubscribe = await subscribeStoreChanges((storeId) => {
+        if (!wanted(storeId) || pending) return;
+        pending = setTimeout(() => {
+          pending = null;
+          send(`event: change\ndata: ${JSON.stringify({ store_id: storeId })}\n\n`);
+        }, 1000);
+      });
+      const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
+      cleanup = () => {
+        unsubscribe();
+        clearInterval(keepalive);
+        if (pending) clearTimeout(pending);
+        try {
+          controller.close();
+        } catch {
+          // already closed
+        }
+      };
+      request.signal.addEventListener('abort', () => cleanup());
+      send('retry: 5000\n\n');
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(stream, {
+    headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' },
+  });
+}

@@ -1,0 +1,119 @@
+// Sustained ingest over HTTP: concurrent simulated gateways post gzip batches of 500 readings
+// (alert evaluation on) to the real console; beside it, the rate of a raw COPY into the same
+// table in the same run.
+//   npx tsx tests/bench/ingest.ts            (STORES=40 GATEWAYS=8 DURATION=20 to change)
+import { writeFileSync } from 'node:fs';
+import { sql } from 'kysely';
+import { gzipSync } from 'node:zlib';
+import { createDb } from '../../app/db/db.server';
+import { migrateToLatest } from '../../app/db/migrate.server';
+import { toCompactDateTime } from '../../app/domain/japan-time';
+import { ensureMeasurementPartitions } from '../../app/models/measurement-partitions.server';
+import { prepareTestDatabase } from '../support/database';
+import { machine, serveConsole } from './support';
+
+const STORES = Number(process.env.STORES ?? 40);
+const SENSORS = 20;
+const GATEWAYS = Number(process.env.GATEWAYS ?? 8);
+const SECONDS = Number(process.env.DURATION ?? 20);
+const BATCH_MINUTES = 25; // 25 minutes × 20 sensors = 500 readings
+
+async function main() {
+  const database = await prepareTestDatabase('onreco_bench_ingest');
+  const db = createDb(database.url, 4);
+  await migrateToLatest(db);
+  const start = new Date(Date.now() - 200 * 86400_000);
+  await ensureMeasurementPartitions(db, start, new Date());
+  await seedStores(db);
+  const server = await serveConsole(database.url);
+  try {
+    const tokens = await Promise.all(Array.from({ length: STORES }, (_, i) => pair(server.base, i)));
+    // Each gateway replays history forward from `start`, minute by minute, as after an outage.
+    let next = 0;
+    const cursors = tokens.map(() => start.getTime());
+    let readings = 0;
+    const deadline = performance.now() + SECONDS * 1000;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: GATEWAYS }, async () => {
+        while (performance.now() < deadline) {
+          const store = next++ % STORES;
+          const body = batch(store, cursors[store]);
+          cursors[store] += BATCH_MINUTES * 60_000;
+          const response = await fetch(`${server.base}/on-reco/v1/gateway/readings`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${tokens[store]}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+            body: gzipSync(JSON.stringify(body)),
+          });
+          if (response.status === 429) continue;
+          const result = (await response.json()) as { accepted: number };
+          if (!response.ok) throw new Error(JSON.stringify(result));
+          readings += result.accepted;
+        }
+      }),
+    );
+    const httpRate = readings / ((performance.now() - t0) / 1000);
+    const copyRate = await rawCopyRate(db);
+    const alerts = await db.selectFrom('alert_history').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    console.log(JSON.stringify({ machine: machine(), stores: STORES, sensors_per_store: SENSORS, concurrent_gateways: GATEWAYS, batch: SENSORS * BATCH_MINUTES, seconds: SECONDS,
+      readings_accepted: readings, http_ingest_readings_per_s: Math.round(httpRate), raw_copy_rows_per_s: Math.round(copyRate), alerts_opened: alerts.n }, null, 2));
+  } finally {
+    await server.stop();
+    await db.destroy();
+    await database.release();
+  }
+}
+
+async function seedStores(db: ReturnType<typeof createDb>) {
+  await db.insertInto('companies').values({ company_id: 'B1', company_name: 'ベンチ' }).execute();
+  await db.insertInto('storegroups').values({ storegroup_id: 'B1', company_id: 'B1', storegroup_name: 'ベンチ' }).execute();
+  for (let i = 0; i < STORES; i += 1) {
+    const storeId = `B${i}`;
+    await db.insertInto('stores').values({ store_id: storeId, store_no: String(90000 + i), store_name: `ベンチ店${i}`, company_id: 'B1', storegroup_id: 'B1', prefecture_id: 13, address: '東京都', opening_date: '2024-01-01', working_state: 1, gateway_info: `GW-B${i}` }).execute();
+    await db.insertInto('gateway_pins').values({ store_id: storeId, pin_code: '123456', effective_time: new Date(Date.now() + 3600_000) }).execute();
+    await db.insertInto('sensors').values(Array.from({ length: SENSORS }, (_, s) => ({
+      store_id: storeId, equipment_name: `センサ${s}`, serial_no: address(s), icon_kind: 3, lower_limit: 0, upper_limit: 10, guard_time: 10, snoozing_time: 60, def_time: '[]',
+    }))).execute();
+  }
+}
+
+const address = (s: number) => `AA:BB:CC:00:00:${s.toString(16).padStart(2, '0').toUpperCase()}`;
+
+async function pair(base: string, i: number): Promise<string> {
+  const response = await fetch(`${base}/on-reco/v1/gateway/pair`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ gateway_info: `GW-B${i}`, pin_code: '123456' }) });
+  return ((await response.json()) as { gateway_token: string }).gateway_token;
+}
+
+/** 25 minutes of 20 sensors; sensor 0 of every store has an excursion every few hours, so alerts open and recover. */
+function batch(store: number, fromMs: number) {
+  const readings = [];
+  for (let m = 0; m < BATCH_MINUTES; m += 1) {
+    const at = fromMs + m * 60_000;
+    for (let s = 0; s < SENSORS; s += 1) {
+      const excursion = s === 0 && Math.floor(at / 3600_000) % 5 === 0;
+      readings.push({ serial_no: address(s), measured_at: toCompactDateTime(new Date(at)), temperature: Math.round((excursion ? 13 : 4 + Math.sin(at / 600_000 + store + s)) * 10) / 10, error: false, battery: 90, receive_sensitivity: -70 });
+    }
+  }
+  return { readings };
+}
+
+/** Rows per second of a server-side COPY of the same shape of rows into measurements. */
+async function rawCopyRate(db: ReturnType<typeof createDb>): Promise<number> {
+  const rows = 500_000;
+  const file = `/tmp/onreco-copy-${process.pid}.csv`;
+  const lines: string[] = [];
+  const base = Date.now() - 400 * 86400_000;
+  await ensureMeasurementPartitions(db, new Date(base), new Date(base + rows * 60_000 / 20));
+  for (let i = 0; i < rows; i += 1) {
+    lines.push(`COPY,${i % 20},${new Date(base + Math.floor(i / 20) * 60_000).toISOString()},4.2,false,90,-70`);
+  }
+  writeFileSync(file, lines.join('\n'), { mode: 0o644 });
+  const t0 = performance.now();
+  await sql`copy measurements (store_id, equipment_id, measured_at, temperature, error, battery, receive_sensitivity) from ${sql.lit(file)} with (format csv)`.execute(db);
+  return rows / ((performance.now() - t0) / 1000);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
