@@ -10,7 +10,7 @@ import { migrateToLatest } from '../../app/db/migrate.server';
 import { toCompactDateTime } from '../../app/domain/japan-time';
 import { ensureMeasurementPartitions } from '../../app/models/measurement-partitions.server';
 import { prepareTestDatabase } from '../support/database';
-import { machine, serveConsole } from './support';
+import { machine, serveConsole } from '../support/console';
 
 const STORES = Number(process.env.STORES ?? 40);
 const SENSORS = 20;

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { createDb } from '../../app/db/db.server';
+import { toCompactDateTime } from '../../app/domain/japan-time';
+import { createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
+import { startWorker, stopProcess, waitUntil } from '../support/processes';
+import { startSmtpServer } from '../support/smtp';
+
+// The whole alert path across processes: the real console (HTTP), the worker, a real SMTP server.
+const db = createDb(inject('databaseUrl'), 2);
+const base = inject('baseUrl');
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+});
+afterAll(async () => {
+  await smtp.close();
+  await db.destroy();
+});
+
+async function pairedSensor(storeId: string) {
+  await createStore(db, storeId);
+  const equipmentId = await createSensor(db, storeId, 'AA:BB:CC:DD:EE:51', { guard_time: null, lower_limit: 0, upper_limit: 10 });
+  await issuePin(db, storeId, '424242');
+  const response = await fetch(`${base}/on-reco/v1/gateway/pair`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ gateway_info: `GW-${storeId}`, pin_code: '424242' }) });
+  const { gateway_token } = (await response.json()) as { gateway_token: string };
+  return { equipmentId, token: gateway_token };
+}
+
+async function postReading(token: string, minutesAgo: number, temperature: number) {
+  const at = new Date(Math.floor(Date.now() / 60_000) * 60_000 - minutesAgo * 60_000);
+  const response = await fetch(`${base}/on-reco/v1/gateway/readings`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ readings: [{ serial_no: 'AA:BB:CC:DD:EE:51', measured_at: toCompactDateTime(at), temperature, error: false, battery: 90, receive_sensitivity: -60 }] }),
+  });
+  expect(((await response.json()) as { accepted: number }).accepted).toBe(1);
+}
+
+describe('alert mail', () => {
+  it('mails an alert and its recovery within seconds of the accepted reading, in the user\'s language', async () => {
+    const { token } = await pairedSensor('MAIL1');
+    await createUser(db, 'mail-jp', 30, { storeIds: ['MAIL1'], mail: 'mail-jp@example.com' });
+    const usUser = await createUser(db, 'mail-us', 30, { storeIds: ['MAIL1'], mail: 'mail-us@example.com', language: 'US' });
+    await db.updateTable('users').set({ alert_filter: 0, mailaddress2: 'mail-us-2@example.com' }).where('user_id', '=', usUser).execute();
+    const worker = startWorker({ DATABASE_URL: inject('databaseUrl'), SMTP_URL: smtp.url, ONRECO_PUBLIC_URL: base });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 4000)); // the worker's start-up
+      const sent = Date.now();
+      await postReading(token, 3, 14.2);
+      const mine = () => smtp.received.filter((mail) => mail.to.some((to) => to.startsWith('mail-')));
+      await waitUntil(async () => mine().length >= 3, 10_000, 'the alert mails');
+      expect(Date.now() - sent).toBeLessThan(5000);
+      const jp = mine().find((mail) => mail.to.includes('mail-jp@example.com'))!;
+      expect(jp.subject).toContain('温度異常（上限超過）');
+      expect(jp.text).toContain('14.2℃');
+      expect(jp.text).toContain('0.0℃ 〜 10.0℃');
+      expect(jp.text).toContain(`${base}/stores/MAIL1/temp_graphs?equipment_id=`);
+      const us = mine().filter((mail) => mail.to[0].startsWith('mail-us'));
+      expect(us.map((mail) => mail.to[0]).sort()).toEqual(['mail-us-2@example.com', 'mail-us@example.com']);
+      expect(us[0].subject).toContain('Temperature abnormal');
+      // Recovery: only the user with alert_filter 0 (occurrence and recovery) hears of it.
+      await postReading(token, 2, 4.0);
+      await waitUntil(async () => mine().length >= 5, 10_000, 'the recovery mails');
+      const recovery = mine().slice(3);
+      expect(recovery.every((mail) => mail.to[0].startsWith('mail-us'))).toBe(true);
+      expect(recovery[0].subject).toContain('Recovered');
+    } finally {
+      await stopProcess(worker);
+    }
+  });
+
+  it('never loses a queued mail when the worker is killed with SIGKILL again and again', async () => {
+    await createStore(db, 'MAIL2');
+    const rows = Array.from({ length: 40 }, (_, i) => ({ to_address: `crash-${i}@example.com`, subject: `crash ${i}`, body: `body ${i}`, store_id: 'MAIL2' }));
+    await db.insertInto('mail_outbox').values(rows).execute();
+    const pending = async () => Number((await db.selectFrom('mail_outbox').select(db.fn.countAll().as('n')).where('store_id', '=', 'MAIL2').where('sent_at', 'is', null).executeTakeFirstOrThrow()).n);
+    let kills = 0;
+    while ((await pending()) > 0) {
+      const worker = startWorker({ DATABASE_URL: inject('databaseUrl'), SMTP_URL: smtp.url });
+      await new Promise((resolve) => setTimeout(resolve, 1500 + Math.random() * 1500));
+      await stopProcess(worker, 'SIGKILL');
+      kills += 1;
+      if (kills > 30) throw new Error('the outbox did not drain');
+    }
+    const received = smtp.received.filter((mail) => mail.to[0].startsWith('crash-'));
+    const distinct = new Set(received.map((mail) => mail.to[0]));
+    expect(distinct.size).toBe(40);
+    // A mail resent after a kill between the SMTP server's answer and the commit carries the same Message-ID.
+    const ids = new Map<string, string>();
+    for (const mail of received) {
+      const id = /^Message-ID:\s*(.*)$/im.exec(mail.raw)?.[1];
+      expect(id).toMatch(/^<outbox-\d+@on-reco>$/);
+      if (ids.has(mail.to[0])) expect(ids.get(mail.to[0])).toBe(id);
+      ids.set(mail.to[0], id!);
+    }
+    expect(kills).toBeGreaterThan(1);
+  });
+});
