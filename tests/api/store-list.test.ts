@@ -57,7 +57,7 @@ describe('GET /v1/store_list', () => {
     await createUser(db, 'area', 30, { storeIds: ['S002', 'S003'] });
     await createUser(db, 'maint', 10);
     const area = await (await call(storeListLoader, get('/on-reco/v1/store_list?page_no=1&page_count=20', await tokenFor('area', TEST_PASSWORD)))).json();
-    expect(area.stores.map((store: { store_id: string }) => store.store_id)).toEqual(['S002', 'S003']);
+    expect(area.stores.map((store: { store_id: string }) => store.store_id).sort()).toEqual(['S002', 'S003']);
     const maint = await (await call(storeListLoader, get('/on-reco/v1/store_list', await tokenFor('maint', TEST_PASSWORD)))).json();
     expect(maint.all_count).toBe(4);
   });

@@ -1,12 +1,18 @@
 import type { ReactNode } from 'react';
 
 export interface IconProps {
+  /** Size and colour come from CSS: `h-5 w-5 text-slate-500`. Default h-6 w-6 (24 px). */
   className?: string;
+  /** Gives the icon role="img" and this accessible name; without it the icon is aria-hidden. */
   title?: string;
 }
 
-/** One 24×24 stroke glyph: the shared viewBox, stroke width and caps of the whole set. */
-export function Glyph({ className = 'h-6 w-6', title, children }: IconProps & { children: ReactNode }) {
+/**
+ * One 24×24 glyph: the shared viewBox, stroke width 1.75 and round caps and joins of the whole
+ * set, stroked in currentColor. `colour` pins currentColor for icons whose colour is their
+ * meaning (status, warning, levels); other icons take the colour of the text around them.
+ */
+export function Glyph({ className = 'h-6 w-6', title, colour, children }: IconProps & { colour?: string; children: ReactNode }) {
   return (
     <svg
       viewBox="0 0 24 24"
@@ -16,7 +22,8 @@ export function Glyph({ className = 'h-6 w-6', title, children }: IconProps & { 
       strokeLinecap="round"
       strokeLinejoin="round"
       className={className}
-      {...(title ? { role: 'img' } : { 'aria-hidden': true })}
+      style={colour ? { color: colour } : undefined}
+      {...(title ? { role: 'img' } : { 'aria-hidden': true, focusable: 'false' })}
     >
       {title && <title>{title}</title>}
       {children}

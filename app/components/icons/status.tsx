@@ -1,56 +1,59 @@
 import { Glyph, type IconProps } from './glyph';
+import { ICON_COLOURS } from './palette';
 
-// The four store statuses of 000 §4, distinct by shape and colour so they read at a glance.
-const STORE_STATUS_STYLE: Record<number, { colour: string; label: string }> = {
-  0: { colour: 'text-slate-400', label: '未接続' },
-  1: { colour: 'text-slate-500', label: '停止中' },
-  2: { colour: 'text-emerald-600', label: '稼働中' },
-  3: { colour: 'text-red-600', label: '警報発生中' },
-};
+// Store statuses (000 §4) and the sensor warning icon. Their colour is their meaning, so it is
+// pinned from the palette; each also differs by shape, for colour-blind eyes and print.
+// Labels: STORE_STATUS_LABELS in app/domain/store-list.ts.
 
-export function StoreStatusIcon({ status, className = 'h-6 w-6', title }: IconProps & { status: number }) {
-  const style = STORE_STATUS_STYLE[status] ?? STORE_STATUS_STYLE[0];
-  const cls = `${className} ${style.colour}`;
+const ALARM_TRIANGLE = 'M12 3.5 21.5 20h-19L12 3.5Z';
+const EXCLAMATION = 'M12 9.5v5M12 17.3v.2';
+
+/** 0 not connected: a struck-through signal; 1 closed: a stop square; 2 in operation: a tick; 3 warning: the red alarm triangle. */
+export function StoreStatusIcon({ status, className, title }: IconProps & { status: number }) {
   switch (status) {
     case 3:
-      return (
-        <Glyph className={cls} title={title}>
-          <path d="M12 3.5 21.5 20h-19L12 3.5Z" fill="currentColor" fillOpacity={0.15} />
-          <path d="M12 9.5v5M12 17.3v.2" strokeWidth={2.2} />
-        </Glyph>
-      );
+      return <AlarmTriangle className={className} title={title} />;
     case 2:
       return (
-        <Glyph className={cls} title={title}>
+        <Glyph className={className} title={title} colour={ICON_COLOURS.ok}>
           <circle cx="12" cy="12" r="8.5" fill="currentColor" fillOpacity={0.15} />
-          <path d="m8 12.3 2.8 2.7L16.2 9.5" />
+          <path d="m8 12.3 2.8 2.7L16.2 9.5" strokeWidth={2.2} />
         </Glyph>
       );
     case 1:
       return (
-        <Glyph className={cls} title={title}>
+        <Glyph className={className} title={title} colour={ICON_COLOURS.stopped}>
           <circle cx="12" cy="12" r="8.5" />
-          <path d="M10 9v6M14 9v6" />
+          <rect x="9" y="9" width="6" height="6" rx="1" fill="currentColor" />
         </Glyph>
       );
     default:
       return (
-        <Glyph className={cls} title={title}>
-          <path d="M5 12.5a10 10 0 0 1 3.5-3M12 8a10 10 0 0 1 7 4.5M8.5 15.5a5 5 0 0 1 7 0" />
-          <circle cx="12" cy="19" r="0.8" fill="currentColor" />
-          <path d="M4 4l16 16" />
+        <Glyph className={className} title={title} colour={ICON_COLOURS.muted}>
+          <path d="M2.5 9.2a13.5 13.5 0 0 1 19 0M5.6 12.4a9 9 0 0 1 12.8 0M8.8 15.6a4.6 4.6 0 0 1 6.4 0" />
+          <circle cx="12" cy="19" r="1" fill="currentColor" stroke="none" />
+          <path d="M4 3.5l16 17" />
         </Glyph>
       );
   }
 }
 
-/** Warning icon of a sensor: status 1 an amber outline triangle, status 2 a red filled one. */
-export function WarningIcon({ severity, className = 'h-5 w-5', title }: IconProps & { severity: 1 | 2 }) {
-  const filled = severity === 2;
+function AlarmTriangle({ className, title }: IconProps) {
   return (
-    <Glyph className={`${className} ${filled ? 'text-red-600' : 'text-amber-500'}`} title={title}>
-      <path d="M12 3.5 21.5 20h-19L12 3.5Z" fill={filled ? 'currentColor' : 'none'} />
-      <path d="M12 9.5v5M12 17.3v.2" stroke={filled ? 'white' : 'currentColor'} strokeWidth={2.2} />
+    <Glyph className={className} title={title} colour={ICON_COLOURS.danger}>
+      <path d={ALARM_TRIANGLE} fill="currentColor" />
+      <path d={EXCLAMATION} stroke="white" strokeWidth={2.2} />
+    </Glyph>
+  );
+}
+
+/** Warning icon of a sensor (000 §4): status 1 an amber outlined triangle, status 2 the red filled one. */
+export function WarningIcon({ severity, className = 'h-5 w-5', title }: IconProps & { severity: 1 | 2 }) {
+  if (severity === 2) return <AlarmTriangle className={className} title={title} />;
+  return (
+    <Glyph className={className} title={title} colour={ICON_COLOURS.warning}>
+      <path d={ALARM_TRIANGLE} fill="currentColor" fillOpacity={0.15} />
+      <path d={EXCLAMATION} strokeWidth={2.2} />
     </Glyph>
   );
 }

@@ -1,6 +1,6 @@
 import { Glyph, type IconProps } from './glyph';
 
-// Small interface glyphs of the header, sidebar and forms.
+// Small interface glyphs of the header, sidebar and forms: outline only, in currentColor.
 
 export const BellIcon = (props: IconProps) => (
   <Glyph {...props}>
@@ -18,8 +18,8 @@ export const UserIcon = (props: IconProps) => (
 
 export const GearIcon = (props: IconProps) => (
   <Glyph {...props}>
+    <path d="M10.2 4.9 10.3 2.5h3.4l.1 2.4 2 .8 1.7-1.6 2.4 2.4-1.6 1.7.8 2 2.4.1v3.4l-2.4.1-.8 2 1.6 1.7-2.4 2.4-1.7-1.6-2 .8-.1 2.4h-3.4l-.1-2.4-2-.8-1.7 1.6-2.4-2.4 1.6-1.7-.8-2-2.4-.1v-3.4l2.4-.1.8-2-1.6-1.7 2.4-2.4 1.7 1.6 2-.8Z" />
     <circle cx="12" cy="12" r="3" />
-    <path d="M12 2.5v3M12 18.5v3M2.5 12h3M18.5 12h3M5.3 5.3l2.1 2.1M16.6 16.6l2.1 2.1M5.3 18.7l2.1-2.1M16.6 7.4l2.1-2.1" />
   </Glyph>
 );
 
@@ -40,9 +40,18 @@ export const SystemIcon = (props: IconProps) => (
   </Glyph>
 );
 
-export const ChevronIcon = (props: IconProps) => (
+const CHEVRON_TURN = { left: 0, up: 90, right: 180, down: 270 } as const;
+
+/** The fold and sort chevron; points left unless told (the sidebar rotates it with a class). */
+export const ChevronIcon = ({ direction = 'left', ...props }: IconProps & { direction?: keyof typeof CHEVRON_TURN }) => (
   <Glyph {...props}>
-    <path d="M15 6l-6 6 6 6" />
+    <path d="M15 6l-6 6 6 6" transform={CHEVRON_TURN[direction] ? `rotate(${CHEVRON_TURN[direction]} 12 12)` : undefined} />
+  </Glyph>
+);
+
+export const MenuIcon = (props: IconProps) => (
+  <Glyph {...props}>
+    <path d="M4 6.5h16M4 12h16M4 17.5h16" />
   </Glyph>
 );
 
@@ -140,5 +149,12 @@ export const TrashIcon = (props: IconProps) => (
   <Glyph {...props}>
     <path d="M4.5 7h15M9.5 7V4.5h5V7M6.5 7l1 13h9l1-13" />
     <path d="M10.5 11v5.5M13.5 11v5.5" />
+  </Glyph>
+);
+
+export const LogoutIcon = (props: IconProps) => (
+  <Glyph {...props}>
+    <path d="M10 4.5H5.5v15H10" />
+    <path d="M10 12h10M16 8l4 4-4 4" />
   </Glyph>
 );

