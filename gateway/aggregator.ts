@@ -46,8 +46,9 @@ export class IntervalAggregator {
 
   /**
    * @param intervalMs length of an interval (the server's sampling_interval_seconds)
-   * @param closedBefore advertisements older than this are late and dropped (the checkpoint
-   *   saved with the last readings, so a restart never re-aggregates a closed interval)
+   * @param closedBefore advertisements of an interval that starts before this are late and
+   *   dropped (the checkpoint saved with the last readings, so a restart never re-aggregates a
+   *   closed interval)
    */
   constructor(
     private intervalMs: number,

@@ -6,7 +6,8 @@ import Database from 'better-sqlite3';
 import type { Logger } from './log';
 import type { Reading } from './aggregator';
 
-export interface BufferedReading extends Reading {}
+/** A reading as it comes back from the buffer. */
+export type BufferedReading = Reading;
 
 export interface BufferOptions {
   file: string;

@@ -21,36 +21,25 @@ export const SourceSpecSchema = z
 
 export const GatewayConfigSchema = z
   .object({
-    /** Where the token, the store's sensor list, the buffer and the status file live. */
-    dataDir: z.string().min(1).default('/var/lib/onreco-gateway'),
-    /** Console base URL; `pair` stores it, and this overrides the stored one. */
-    server: z.string().url().optional(),
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    source: SourceSpecSchema.default('bluez'),
-    /** BlueZ adapter name (hci0, ...); the first adapter when unset. */
-    adapter: z.string().regex(/^hci\d+$/).optional(),
-    /** Restart BLE discovery when nothing at all was heard for this long. */
-    bluezStallSeconds: int(30).default(300),
-    /** Simulate source only: how many simulated seconds pass per real second (benchmarks, demos). */
-    simulateSpeed: z.coerce.number().positive().max(3600).default(1),
-    /** Live sources: how long after an interval ends its reading is closed (late advertisements). */
-    closeGraceSeconds: int(0, 30).default(2),
-    configRefreshSeconds: int(10).default(600),
-    uploadBatchSize: int(1, 5000).default(5000),
-    /** After new readings are buffered, wait this long so that one upload carries them all. */
-    uploadDelayMs: int(0, 600_000).default(1000),
-    retryBaseMs: int(1).default(1000),
-    retryMaxMs: int(1).default(300_000),
-    /** A server's Retry-After is honoured up to this many seconds. */
-    retryAfterMaxSeconds: int(1).default(3600),
-    requestTimeoutMs: int(100).default(30_000),
-    /** Rows kept at most; beyond this the oldest readings are dropped (loudly). */
-    bufferMaxRows: int(10).default(2_000_000),
-    /** Warn when the buffer is this full. */
-    bufferWarnRatio: z.coerce.number().gt(0).max(1).default(0.8),
-    statusIntervalSeconds: int(1).default(10),
-    /** Replay: exit 0 once the file is done and the buffer is empty. */
-    exitWhenDrained: booleanish.default(false),
+    dataDir: z.string().min(1).default('/var/lib/onreco-gateway').describe('data directory: token, sensor list, buffer, status'),
+    server: z.string().url().optional().describe('console base URL; pair saves it, this overrides the saved one'),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('log level'),
+    source: SourceSpecSchema.default('bluez').describe('bluez, simulate, or replay:FILE (a capture, played as fast as possible)'),
+    adapter: z.string().regex(/^hci\d+$/).optional().describe('BlueZ adapter (hci0, ...); the first one when unset'),
+    bluezStallSeconds: int(30).default(300).describe('restart BLE discovery when nothing at all was heard for this long'),
+    simulateSpeed: z.coerce.number().positive().max(3600).default(1).describe('simulate: simulated seconds per real second'),
+    closeGraceSeconds: int(0, 30).default(2).describe('live sources: how long after its end an interval is closed'),
+    configRefreshSeconds: int(10).default(600).describe('how often the store configuration is fetched again'),
+    uploadBatchSize: int(1, 5000).default(5000).describe('readings per upload, at most 5000'),
+    uploadDelayMs: int(0, 600_000).default(1000).describe('wait after new readings so that one upload carries them all'),
+    retryBaseMs: int(1).default(1000).describe('first retry delay ceiling (exponential backoff, full jitter)'),
+    retryMaxMs: int(1).default(300_000).describe('largest retry delay ceiling'),
+    retryAfterMaxSeconds: int(1).default(3600).describe("a server's Retry-After is honoured up to this"),
+    requestTimeoutMs: int(100).default(30_000).describe('HTTP request timeout'),
+    bufferMaxRows: int(10).default(2_000_000).describe('readings kept at most; beyond, the oldest are dropped, loudly'),
+    bufferWarnRatio: z.coerce.number().gt(0).max(1).default(0.8).describe('warn when the buffer is this full'),
+    statusIntervalSeconds: int(1).default(10).describe('how often the daemon writes its status file'),
+    exitWhenDrained: booleanish.default(false).describe('replay: finish the file, upload everything, exit 0 once the buffer is empty'),
   })
   .strict();
 
@@ -58,6 +47,10 @@ export type GatewayConfig = z.infer<typeof GatewayConfigSchema>;
 export type ConfigKey = keyof GatewayConfig;
 
 export const CONFIG_KEYS = Object.keys(GatewayConfigSchema.shape) as ConfigKey[];
+export const CONFIG_DEFAULTS: Partial<GatewayConfig> = GatewayConfigSchema.parse({});
+
+/** The help text of an option. */
+export const describeOption = (key: ConfigKey): string => GatewayConfigSchema.shape[key].description ?? key;
 export const ENV_PREFIX = 'ONRECO_GATEWAY_';
 export const CONFIG_FILE_ENV = `${ENV_PREFIX}CONFIG`;
 
@@ -66,10 +59,13 @@ export const flagName = (key: string) => '--' + key.replace(/[A-Z]/g, (c) => `-$
 
 export class ConfigError extends Error {}
 
+/** Environment variables (process.env, or a test's own). */
+export type Env = Record<string, string | undefined>;
+
 export interface ConfigSources {
   /** Path of a JSON file, or undefined for none. */
   file?: string;
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
   /** Flag values keyed like the schema (commander's camelCase attribute names); undefined = not given. */
   flags?: Partial<Record<string, unknown>>;
 }
@@ -77,7 +73,7 @@ export interface ConfigSources {
 type Origin = 'default' | 'file' | 'environment' | 'flag';
 
 export function loadConfig(sources: ConfigSources): GatewayConfig {
-  const env: NodeJS.ProcessEnv = sources.env ?? ({} as NodeJS.ProcessEnv);
+  const env: Env = sources.env ?? {};
   const merged: Record<string, unknown> = {};
   const origin: Record<string, Origin> = {};
   const file = sources.file ?? env[CONFIG_FILE_ENV];

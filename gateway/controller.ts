@@ -47,7 +47,7 @@ export class Controller {
       await this.start();
       code = await this.finished;
     } catch (e) {
-      this.logger.fatal({ err: e }, 'could not start');
+      this.logger.fatal({ err: e }, `could not start: ${(e as Error).message}`);
       code = 1;
     }
     this.stopping = true;

@@ -6,6 +6,12 @@ const stopRequested = new Promise<string>((resolve) => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
 });
 
+// `onreco-gateway scan | head`: a closed pipe ends the command quietly.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(ctx.exitCode);
+  throw e;
+});
+
 const ctx: CliContext = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),

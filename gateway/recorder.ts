@@ -71,7 +71,16 @@ export class Recorder {
   constructor(private readonly options: RecorderOptions) {}
 
   async start(): Promise<void> {
-    const checkpoint = this.options.buffer.checkpoint();
+    let checkpoint = this.options.buffer.checkpoint();
+    if (this.options.live && checkpoint > this.options.clock() + this.intervalMs()) {
+      // The clock went back (NTP correcting a wrong boot time) or a sped-up simulation used this
+      // data dir: honouring the checkpoint would drop every advertisement until then.
+      this.options.logger.warn(
+        { aggregatedBefore: new Date(checkpoint).toISOString(), now: new Date(this.options.clock()).toISOString() },
+        'the last recorded interval is in the future; recording from now on',
+      );
+      checkpoint = Number.NEGATIVE_INFINITY;
+    }
     this.aggregator = new IntervalAggregator(this.intervalMs(), checkpoint);
     if (Number.isFinite(checkpoint)) {
       this.options.logger.info({ aggregatedBefore: new Date(checkpoint).toISOString() }, 'resuming after the last recorded interval');

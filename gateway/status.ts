@@ -169,7 +169,8 @@ const ago = (iso: string | null, now: number) => {
   const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
   if (s < 120) return `${s} s ago`;
   if (s < 7200) return `${Math.round(s / 60)} min ago`;
-  return `${(s / 3600).toFixed(1)} h ago`;
+  if (s < 172_800) return `${(s / 3600).toFixed(1)} h ago`;
+  return `${(s / 86_400).toFixed(1)} d ago`;
 };
 
 /** The human form of the report. */

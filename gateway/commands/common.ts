@@ -1,12 +1,12 @@
 import { Command } from 'commander';
-import { CONFIG_KEYS, ConfigError, loadConfig, type GatewayConfig } from '../config';
+import { CONFIG_DEFAULTS, CONFIG_KEYS, ConfigError, describeOption, flagName, loadConfig, type ConfigKey, type Env, type GatewayConfig } from '../config';
 import { createLogger, type Logger } from '../log';
 
 /** What a command may touch of the outside world; tests pass their own. */
 export interface CliContext {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  env: NodeJS.ProcessEnv;
+  env: Env;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); main.ts wires it. */
   waitForStop: () => Promise<string>;
   /** Where logs go (fd or stream); stderr by default. */
@@ -17,11 +17,19 @@ export interface CliContext {
 /** A failure the user can act on: printed as one line, exit 1. */
 export class UsageError extends Error {}
 
-export function withCommonOptions(command: Command): Command {
-  return command
-    .option('--data-dir <dir>', 'data directory (token, sensor list, buffer, status) [default: /var/lib/onreco-gateway]')
-    .option('--config <file>', 'JSON config file (defaults <- file <- ONRECO_GATEWAY_* environment <- flags)')
-    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent [default: info]');
+/**
+ * Adds `--config FILE` and a flag for each named config option (all of them when `keys` is
+ * omitted), generated from the schema: flag `--kebab-name`, the schema's description and default.
+ * Every command takes --data-dir, --config and --log-level.
+ */
+export function withConfigOptions(command: Command, keys: readonly ConfigKey[] = CONFIG_KEYS): Command {
+  command.option('--config <file>', 'JSON config file (defaults <- file <- ONRECO_GATEWAY_* environment <- flags)');
+  for (const key of new Set<ConfigKey>(['dataDir', 'logLevel', ...keys])) {
+    const fallback = CONFIG_DEFAULTS[key];
+    const help = describeOption(key) + (fallback !== undefined && typeof fallback !== 'boolean' ? ` [default: ${fallback}]` : '');
+    command.option(typeof fallback === 'boolean' ? flagName(key) : `${flagName(key)} <value>`, help);
+  }
+  return command;
 }
 
 /** The command's config: its flags (those that are config options) over env over file over defaults. */

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { explainAdvertisement, type Advertisement, type DecodedAdvertisement } from '../decoders/index';
 import { CaptureLineError, openCaptureLines, parseCaptureLine } from '../sources/capture';
 import { normalizeAddress } from '../state';
-import { UsageError, action, withCommonOptions, type CliContext } from './common';
+import { UsageError, action, withConfigOptions, type CliContext } from './common';
 
 /** What `decode` prints: the fields the format carries, batteryMv as battery_mv. */
 export function decodedFields(d: DecodedAdvertisement): Record<string, unknown> {
@@ -32,7 +32,7 @@ function parseKey(value: string | undefined): Uint8Array | undefined {
 }
 
 export function decodeCommand(ctx: CliContext): Command {
-  return withCommonOptions(new Command('decode'))
+  return withConfigOptions(new Command('decode'), [])
     .description('decode one advertisement (or every line of a capture) and print {format, temperature, humidity, battery, battery_mv}')
     .option('--service-data <uuid16:hex>', 'service data: 16-bit UUID and the bytes after it (repeatable)', collect)
     .option('--manufacturer-data <companyid:hex>', 'manufacturer data: company id and the bytes after it (repeatable)', collect)

@@ -4,12 +4,11 @@ import { fetchStoreConfigOnce } from '../config-refresher';
 import { readBufferStats } from '../buffer';
 import { ensureDataDir } from '../files';
 import { BUFFER_FILE, DataDir } from '../state';
-import { UsageError, action, commandConfig, withCommonOptions, type CliContext } from './common';
+import { UsageError, action, commandConfig, withConfigOptions, type CliContext } from './common';
 
 export function pairCommand(ctx: CliContext): Command {
-  return withCommonOptions(new Command('pair'))
+  return withConfigOptions(new Command('pair'), ['server', 'requestTimeoutMs', 'bufferMaxRows'])
     .description("pair this gateway with its store using the PIN shown on the store management page; keeps the token (0600) and the store's sensor list")
-    .option('--server <url>', 'console base URL, e.g. https://onreco.example.com')
     .requiredOption('--gateway-info <id>', "this gateway's ID as registered on the store (gateway_info)")
     .requiredOption('--pin <pin>', 'the PIN shown on the store management page')
     .action(

@@ -1,15 +1,11 @@
 import { Command } from 'commander';
 import { Controller } from '../controller';
 import { flushLogger } from '../log';
-import { action, commandConfig, commandLogger, withCommonOptions, type CliContext } from './common';
+import { action, commandConfig, commandLogger, withConfigOptions, type CliContext } from './common';
 
 export function runCommand(ctx: CliContext): Command {
-  return withCommonOptions(new Command('run'))
+  return withConfigOptions(new Command('run'))
     .description('the daemon: listen, aggregate one reading per sensor per interval, buffer on disk, upload')
-    .option('--source <source>', 'bluez (default), simulate, or replay:FILE (a capture, played as fast as possible)')
-    .option('--exit-when-drained', 'replay: finish the file, upload everything, exit 0 once the buffer is empty')
-    .option('--server <url>', 'console base URL (overrides the one saved by pair)')
-    .option('--simulate-speed <n>', 'simulate: simulated seconds per real second [default: 1]')
     .action(
       action(ctx, async (opts: Record<string, unknown>) => {
         const config = commandConfig(ctx, opts);

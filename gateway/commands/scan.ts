@@ -6,7 +6,7 @@ import { formatCaptureLine } from '../sources/capture';
 import { createSource } from '../sources/index';
 import type { HeardAdvertisement } from '../sources/types';
 import { DataDir, type StoreSensor } from '../state';
-import { UsageError, action, commandConfig, commandLogger, withCommonOptions, type CliContext } from './common';
+import { UsageError, action, commandConfig, commandLogger, withConfigOptions, type CliContext } from './common';
 import { decodedFields } from './decode';
 
 interface DeviceSummary {
@@ -20,14 +20,12 @@ interface DeviceSummary {
 }
 
 export function scanCommand(ctx: CliContext): Command {
-  return withCommonOptions(new Command('scan'))
+  return withConfigOptions(new Command('scan'), ['source', 'adapter', 'bluezStallSeconds', 'simulateSpeed'])
     .description("print what the gateway hears, decoded, including devices that are not the store's sensors")
-    .option('--source <source>', 'bluez (default), simulate, or replay:FILE')
     .option('--duration <seconds>', 'stop after this many seconds (default: until Ctrl-C; a replay stops at its end)')
     .option('--all', 'also print advertisements that no decoder reads (phones, beacons, ...)')
     .option('--json', 'one JSON object per advertisement')
     .option('--record <file>', 'append every advertisement heard to a capture file (replayable with run --source replay:FILE)')
-    .option('--simulate-speed <n>', 'simulate: simulated seconds per real second')
     .action(
       action(ctx, async (opts: Record<string, unknown>) => {
         const config = commandConfig(ctx, opts);

@@ -1,10 +1,10 @@
 import { Command } from 'commander';
 import { DataDir } from '../state';
 import { collectStatus, formatStatus } from '../status';
-import { action, commandConfig, withCommonOptions, type CliContext } from './common';
+import { action, commandConfig, withConfigOptions, type CliContext } from './common';
 
 export function statusCommand(ctx: CliContext): Command {
-  return withCommonOptions(new Command('status'))
+  return withConfigOptions(new Command('status'), ['bufferMaxRows'])
     .description('paired store, sensors heard, buffer depth and oldest reading, last upload and its result')
     .option('--json', 'print the report as JSON')
     .action(

@@ -105,16 +105,21 @@ export class BluezSource implements AdvertisementSource {
     while (!signal.aborted) {
       let session: NodeBleSession | null = null;
       let adapter: NodeBleAdapter | null = null;
+      let onAbort: () => void = () => undefined;
       try {
         const nodeBle = require('node-ble') as { createBluetooth(): NodeBleSession };
         session = nodeBle.createBluetooth();
         const bus = session.bluetooth.dbus;
-        // Connection errors surface here and as failed calls below.
-        const busFailure = new Promise<string>((resolve) => bus.on('error', (err) => resolve(`D-Bus error: ${String(err)}`)));
-        adapter = await this.openAdapter(session);
-        const reason = await this.listen(bus, adapter, busFailure, () => {
-          attempt = 0;
+        // A dead bus (no socket, bluetoothd's bus gone) shows up as an 'error' event: it ends
+        // whatever this session is waiting for, and stop() ends it too.
+        const failure = new Promise<never>((_, reject) => {
+          bus.on('error', (err) => reject(new Error(`D-Bus: ${(err as Error)?.message ?? String(err)}`)));
+          onAbort = () => reject(new Error('stopped'));
+          signal.addEventListener('abort', onAbort, { once: true });
         });
+        failure.catch(() => undefined);
+        adapter = await Promise.race([this.openAdapter(session), failure]);
+        const reason = await Promise.race([this.listen(bus, adapter, () => (attempt = 0)), failure]);
         if (signal.aborted) break;
         this.logger.warn({ reason }, 'BLE scanning interrupted; starting over');
         this.state = { ...this.state, state: 'restarting', lastError: reason, lastErrorAt: new Date().toISOString() };
@@ -125,6 +130,7 @@ export class BluezSource implements AdvertisementSource {
         this.logger[level]({ err: message, attempt }, 'BLE adapter not available; retrying');
         this.state = { ...this.state, state: 'retrying', lastError: message, lastErrorAt: new Date().toISOString() };
       } finally {
+        signal.removeEventListener('abort', onAbort);
         if (adapter) await withTimeout(adapter.helper.callMethod('StopDiscovery'), 2000).catch(() => undefined);
         try {
           session?.destroy();
@@ -162,8 +168,8 @@ export class BluezSource implements AdvertisementSource {
     return adapter;
   }
 
-  /** Scans until something goes wrong; returns why. */
-  private async listen(bus: DbusBus, adapter: NodeBleAdapter, busFailure: Promise<string>, onScanning: () => void): Promise<string> {
+  /** Scans until something goes wrong (or stop); returns why. */
+  private async listen(bus: DbusBus, adapter: NodeBleAdapter, onScanning: () => void): Promise<string> {
     const adapterPath = `/org/bluez/${adapter.adapter}`;
     const tracker = new BluezDeviceTracker(adapterPath);
     let lastHeard = Date.now();
@@ -218,11 +224,8 @@ export class BluezSource implements AdvertisementSource {
         (e) => interrupt(`adapter not answering: ${(e as Error).message}`),
       );
     }, WATCHDOG_MS);
-    const stopped = new Promise<string>((resolve) =>
-      this.stopController.signal.addEventListener('abort', () => resolve('stopped'), { once: true }),
-    );
     try {
-      return await Promise.race([interrupted, busFailure, stopped]);
+      return await interrupted;
     } finally {
       clearInterval(watchdog);
       this.state = { ...this.state, devicesKnown: tracker.size };

@@ -103,6 +103,7 @@ export class SimulateSource implements AdvertisementSource {
   async start(): Promise<void> {
     this.realStart = this.realNow();
     if (this.options.sensors().length === 0) this.logger.warn('no store sensors to simulate (pair first, or wait for the configuration)');
+    this.tick(); // places every sensor's first advertisement
     const tickMs = Math.max(20, Math.min(250, 1000 / this.options.speed));
     this.timer = setInterval(() => this.tick(), tickMs);
   }

@@ -42,6 +42,8 @@ export interface PeerOptions {
   config?: unknown;
   /** Random misbehaviour for readings requests (crash tests): probability and a seeded random. */
   chaos?: { probability: number; random: () => number };
+  /** Every readings request takes at least this long (a slow link). */
+  latencyMs?: number;
 }
 
 const API = '/on-reco/v1/gateway';
@@ -58,6 +60,8 @@ export class TestPeer {
   /** Every token issued so far is refused (401) while true; a new pairing clears it. */
   revoked = false;
   configRequests = 0;
+  /** Readings requests received and not yet answered (or dropped). */
+  inFlight = 0;
   private server: Server | null = null;
   private tokens = new Set<string>();
   private revokedTokens = new Set<string>();
@@ -128,6 +132,15 @@ export class TestPeer {
   }
 
   private async readings(req: IncomingMessage, raw: Buffer, res: ServerResponse): Promise<void> {
+    this.inFlight += 1;
+    try {
+      await this.answerReadings(req, raw, res);
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  private async answerReadings(req: IncomingMessage, raw: Buffer, res: ServerResponse): Promise<void> {
     const gzip = req.headers['content-encoding'] === 'gzip';
     const payload = JSON.parse((gzip ? gunzipSync(raw) : raw).toString('utf8')) as { readings: WireReading[]; buffer_overflow?: boolean };
     let misbehaviour = this.misbehaviours.shift();
@@ -146,7 +159,8 @@ export class TestPeer {
       if (misbehaviour.retryAfter !== undefined) res.setHeader('retry-after', misbehaviour.retryAfter);
       return json(res, misbehaviour.status, misbehaviour.body ?? { error: 'unavailable', error_description: 'test peer says no' });
     }
-    if (misbehaviour && 'delayMs' in misbehaviour) await new Promise((r) => setTimeout(r, misbehaviour.delayMs));
+    const delay = (misbehaviour && 'delayMs' in misbehaviour ? misbehaviour.delayMs : 0) + (this.options.latencyMs ?? 0);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (payload.readings.length > 5000) {
       record(400);
       return json(res, 400, { error: 'invalid_request', error_description: 'at most 5000 readings' });
