@@ -33,7 +33,10 @@ async function main() {
     if (stopping) return;
     stopping = true;
     for (const child of children) child.kill('SIGTERM');
+    // A process that has not exited 5 s later (an open event stream keeps the web server busy) is killed.
+    const force = setTimeout(() => children.forEach((child) => child.kill('SIGKILL')), 5000);
     await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((done) => child.once('exit', done)) : null)));
+    clearTimeout(force);
     if (embedded) await embedded.stop().catch((error) => log.error({ err: error }, 'PostgreSQL did not stop cleanly'));
     log.info('stopped');
     process.exit(code);

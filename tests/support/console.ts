@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stopProcess } from './processes';
 
 // Shared by the benchmarks: a production build of the console served on a free port.
 
@@ -31,10 +32,7 @@ export async function serveConsole(databaseUrl: string, env: Record<string, stri
   return {
     base,
     process: child,
-    stop: async () => {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
-    },
+    stop: () => stopProcess(child),
   };
 }
 

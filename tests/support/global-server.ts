@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { stopProcess } from './processes';
 import { createDb } from '../../app/db/db.server';
 import { DEMO_DEFAULT_PASSWORD } from '../../app/domain/demo';
 import { seedDemoChain } from '../../app/services/demo-seed.server';
@@ -21,7 +22,8 @@ export default async function setup(project: TestProject) {
   await seedDemoChain(db, { days: 1, password: DEMO_DEFAULT_PASSWORD, now: new Date() });
   await db.destroy();
 
-  const build = spawnSync(path.resolve('node_modules/.bin/remix'), ['build'], { stdio: 'inherit' });
+  // vitest sets NODE_ENV=test; the build must be a production one, like the server that runs it.
+  const build = spawnSync(path.resolve('node_modules/.bin/remix'), ['build'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (build.status !== 0) throw new Error('remix build failed');
 
   const port = 41000 + Math.floor(Math.random() * 9000);
@@ -45,8 +47,7 @@ export default async function setup(project: TestProject) {
   project.provide('demoPassword', DEMO_DEFAULT_PASSWORD);
   project.provide('smtpPort', smtpPort);
   return async () => {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await stopProcess(server);
   };
 }
 

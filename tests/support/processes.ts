@@ -9,11 +9,14 @@ export function startWorker(env: Record<string, string>): ChildProcess {
   });
 }
 
+/** Stops a child with `signal`, and with SIGKILL if it is still there 5 s later. */
 export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await exited;
+  clearTimeout(timer);
 }
 
 export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {

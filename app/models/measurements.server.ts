@@ -1,0 +1,163 @@
+import { sql } from 'kysely';
+import type { Db } from '~/db/db.server';
+import type { DefrostRange } from '~/db/schema';
+import { type AlertCode } from '~/domain/alert-codes';
+import { SensorAlertStateSchema, sensorAlertSummary } from '~/domain/alert-engine';
+import { isInDefrost, parseDefrostTimes } from '~/domain/defrost';
+import { type DayRange, japanMinuteOfDay, startOfJapanDay, toCompactDateTime } from '~/domain/japan-time';
+import type { SensorTemperature } from '~/domain/levels';
+import type { MeasurementRange } from '~/domain/sensor-schemas';
+import { type SensorStatus, type SparkPoint, readingTemperature, sensorAlertCodes } from '~/domain/sensor-view';
+import { storeVisibleTo } from './stores.server';
+import type { Viewer } from './users.server';
+
+// Reads of a sensor's measurements for GET /v1/equipments/measurement and the sensor views.
+// Every read goes through the sensor's store and the viewer's access; measurements are read by
+// their primary key (store_id, equipment_id, measured_at) in a bounded range.
+
+export interface MeasurementPoint {
+  temperature: SensorTemperature;
+  battery: number | null;
+  receive_sensitivity: number | null;
+  /** YYYYMMDDHHmmss, Japan time. */
+  start_date: string;
+  comment: string | null;
+  comment_required: number;
+}
+
+export interface MeasurementResponse {
+  status: SensorStatus;
+  alerts: { alert_id: AlertCode }[];
+  measurement_data: MeasurementPoint[];
+}
+
+/** A sensor's defrost ranges from sensors.def_time; a malformed stored value reads as none. */
+export function defrostRangesOf(defTime: DefrostRange[] | null | undefined): DayRange[] {
+  const parsed = parseDefrostTimes(defTime ?? []);
+  return parsed.ok ? parsed.ranges : [];
+}
+
+/** Pending temperature codes (guard time running) kept in the engine state; [] when it cannot be read. */
+export function pendingCodesOf(engineState: unknown): AlertCode[] {
+  const parsed = SensorAlertStateSchema.safeParse(engineState ?? {});
+  return parsed.success ? sensorAlertSummary(parsed.data).pendingCodes : [];
+}
+
+const asStatus = (value: number | null | undefined): SensorStatus => (value === 1 || value === 2 ? value : 0);
+
+/** The visible sensor with its settings and live state, or undefined. */
+function sensorWithState(db: Db, viewer: Viewer, equipmentId: number) {
+  return db
+    .selectFrom('sensors as s')
+    .innerJoin('stores', 'stores.store_id', 's.store_id')
+    .leftJoin('sensor_states as ss', (join) => join.onRef('ss.store_id', '=', 's.store_id').onRef('ss.equipment_id', '=', 's.equipment_id'))
+    .select([
+      's.store_id',
+      's.equipment_id',
+      's.def_time',
+      's.comment_required',
+      'ss.status',
+      'ss.alert_codes',
+      'ss.engine_state',
+      'ss.last_measured_at',
+      'ss.last_temperature',
+      'ss.last_error',
+      'ss.last_battery',
+      'ss.last_receive_sensitivity',
+    ])
+    .where('s.equipment_id', '=', equipmentId)
+    .where(storeVisibleTo(viewer))
+    .executeTakeFirst();
+}
+
+/**
+ * GET /v1/equipments/measurement: the sensor's status and alerts (open and pending) and its
+ * readings in the range, oldest first, or only the latest one. With convertDef, readings
+ * inside the sensor's defrost ranges read DEF. null when the viewer may not see the sensor.
+ */
+export async function readMeasurements(
+  db: Db,
+  viewer: Viewer,
+  input: { equipmentId: number; range: MeasurementRange; convertDef: boolean },
+): Promise<MeasurementResponse | null> {
+  const sensor = await sensorWithState(db, viewer, input.equipmentId);
+  if (!sensor) return null;
+  const ranges = defrostRangesOf(sensor.def_time);
+  const point = (row: { measured_at: Date; temperature: number | null; error: boolean | null; battery: number | null; receive_sensitivity: number | null; comment: string | null }): MeasurementPoint => ({
+    temperature: readingTemperature({ temperature: row.temperature, error: row.error ?? false }, isInDefrost(ranges, row.measured_at), input.convertDef),
+    battery: row.battery,
+    receive_sensitivity: row.receive_sensitivity,
+    start_date: toCompactDateTime(row.measured_at),
+    comment: row.comment,
+    comment_required: sensor.comment_required,
+  });
+  let data: MeasurementPoint[];
+  if (input.range.latestOnly) {
+    // sensor_states keeps the latest reading by measured_at: no scan of the partitions.
+    if (!sensor.last_measured_at) {
+      data = [];
+    } else {
+      const comment = await db
+        .selectFrom('measurement_comments')
+        .select('comment')
+        .where('store_id', '=', sensor.store_id)
+        .where('equipment_id', '=', sensor.equipment_id)
+        .where('measured_at', '=', sensor.last_measured_at)
+        .executeTakeFirst();
+      data = [
+        point({
+          measured_at: sensor.last_measured_at,
+          temperature: sensor.last_temperature,
+          error: sensor.last_error,
+          battery: sensor.last_battery,
+          receive_sensitivity: sensor.last_receive_sensitivity,
+          comment: comment?.comment ?? null,
+        }),
+      ];
+    }
+  } else {
+    const rows = await db
+      .selectFrom('measurements as m')
+      .leftJoin('measurement_comments as c', (join) =>
+        join.onRef('c.store_id', '=', 'm.store_id').onRef('c.equipment_id', '=', 'm.equipment_id').onRef('c.measured_at', '=', 'm.measured_at'),
+      )
+      .select(['m.measured_at', 'm.temperature', 'm.error', 'm.battery', 'm.receive_sensitivity', 'c.comment'])
+      .where('m.store_id', '=', sensor.store_id)
+      .where('m.equipment_id', '=', sensor.equipment_id)
+      .where('m.measured_at', '>=', input.range.since)
+      .where('m.measured_at', '<=', input.range.until)
+      .orderBy('m.measured_at')
+      .execute();
+    data = rows.map(point);
+  }
+  return {
+    status: asStatus(sensor.status),
+    alerts: sensorAlertCodes(sensor.alert_codes ?? [], pendingCodesOf(sensor.engine_state)).map((alert_id) => ({ alert_id })),
+    measurement_data: data,
+  };
+}
+
+/** Bucket of the popup's sparkline: one point per 10 minutes (at most 144 a day). */
+export const SPARK_BUCKET_MINUTES = 10;
+
+/**
+ * A day's readings of one sensor for a sparkline: the average temperature per 10 minutes from
+ * Japan midnight to `now` (error readings left out). One indexed range read of at most 1,440 rows.
+ */
+export async function dayTemperatureBuckets(db: Db, sensor: { storeId: string; equipmentId: number }, now: Date): Promise<SparkPoint[]> {
+  const dayStart = startOfJapanDay(now);
+  const bucket = sql<Date>`date_bin(${`${SPARK_BUCKET_MINUTES} minutes`}::interval, m.measured_at, ${dayStart}::timestamptz)`;
+  const rows = await db
+    .selectFrom('measurements as m')
+    .select([bucket.as('bucket'), sql<number>`avg(m.temperature)::float8`.as('temperature')])
+    .where('m.store_id', '=', sensor.storeId)
+    .where('m.equipment_id', '=', sensor.equipmentId)
+    .where('m.measured_at', '>=', dayStart)
+    .where('m.measured_at', '<=', now)
+    .where('m.error', '=', false)
+    .where('m.temperature', 'is not', null)
+    .groupBy(sql`1`)
+    .orderBy(sql`1`)
+    .execute();
+  return rows.map((row) => ({ minute: japanMinuteOfDay(row.bucket), temperature: Math.round(row.temperature * 10) / 10 }));
+}

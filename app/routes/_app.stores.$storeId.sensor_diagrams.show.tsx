@@ -1,0 +1,38 @@
+import { type LoaderFunctionArgs, type MetaFunction, json } from '@remix-run/node';
+import { useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import { DiagramNotRegistered, StoreDiagramView } from '~/components/diagram/diagram-viewer';
+import { useLiveUpdates } from '~/components/use-live-updates';
+import { getDb } from '~/db/db.server';
+import { can } from '~/domain/roles';
+import { getStoreDiagram, listDiagramSensors } from '~/models/diagrams.server';
+import { requireStoreAccess, requireUser } from '~/services/access.server';
+import type { loader as storeLoader } from './_app.stores.$storeId';
+
+export const meta: MetaFunction = () => [{ title: 'センサ配置図 | On-Reco' }];
+
+// /stores/{store_id}/sensor_diagrams/show: the floor diagram with the sensors' latest
+// temperatures (000 §2), refreshed every 60 s and on each change event of the store.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const storeId = params.storeId ?? '';
+  await requireStoreAccess(viewer, storeId);
+  const db = getDb();
+  const [diagram, sensors] = await Promise.all([getStoreDiagram(db, viewer, storeId), listDiagramSensors(db, viewer, storeId)]);
+  return json({ storeId, diagram, sensors: diagram ? sensors : [], canEdit: can(viewer.authority, 'editDiagram') });
+}
+
+export default function StoreDiagramPage() {
+  const { storeId, diagram, sensors, canEdit } = useLoaderData<typeof loader>();
+  const store = useRouteLoaderData<typeof storeLoader>('routes/_app.stores.$storeId')?.store;
+  useLiveUpdates(storeId);
+  const editHref = canEdit ? `/stores/${encodeURIComponent(storeId)}/sensor_diagrams/edit` : null;
+  return (
+    <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
+      <div className="mb-4">
+        {store && <p className="text-sm text-slate-500">{store.storeName}</p>}
+        <h1 className="text-xl font-bold text-slate-800">センサ配置図</h1>
+      </div>
+      {diagram ? <StoreDiagramView diagram={diagram} sensors={sensors} editHref={editHref} /> : <DiagramNotRegistered registerHref={editHref} />}
+    </main>
+  );
+}

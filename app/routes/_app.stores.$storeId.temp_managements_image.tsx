@@ -1,0 +1,46 @@
+import { type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { EmptySensors } from '~/components/sensors/empty-sensors';
+import { SensorCircle } from '~/components/sensors/sensor-circle';
+import { SensorPopup, useSensorPopup } from '~/components/sensors/sensor-popup';
+import { SensorViewHeader } from '~/components/sensors/sensor-view-header';
+import { useLiveUpdates } from '~/components/use-live-updates';
+import { getDb } from '~/db/db.server';
+import { SensorViewQuerySchema } from '~/domain/sensor-schemas';
+import { listStoreSensors } from '~/models/sensors.server';
+import { requireUser } from '~/services/access.server';
+import { searchParamsOf } from '~/services/api.server';
+
+export const meta: MetaFunction = () => [{ title: 'センサ一覧 | On-Reco' }];
+
+// /stores/{store_id}/temp_managements_image (000 §2): each sensor a circle, lower limit
+// ascending. One query; the popup's day is fetched on open. A store the viewer may not see
+// (or that does not exist) goes to /not_found: the query itself is scoped to the viewer.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const { include_hidden } = SensorViewQuerySchema.parse(searchParamsOf(request));
+  const store = await listStoreSensors(getDb(), viewer, { storeId: params.storeId ?? '', includeHidden: include_hidden });
+  if (!store) throw redirect('/not_found');
+  return json({ store, includeHidden: include_hidden, language: viewer.language });
+}
+
+export default function SensorImageView() {
+  const { store, includeHidden, language } = useLoaderData<typeof loader>();
+  useLiveUpdates(store.store_id);
+  const popup = useSensorPopup(store.sensors);
+  return (
+    <main className="px-4 py-6 sm:px-6">
+      <SensorViewHeader storeId={store.store_id} storeName={store.store_name} view="image" includeHidden={includeHidden} count={store.sensors.length} />
+      {store.sensors.length === 0 ? (
+        <EmptySensors />
+      ) : (
+        <ul className="grid grid-cols-[repeat(auto-fill,minmax(10rem,1fr))] gap-x-3 gap-y-5" aria-label="センサ">
+          {store.sensors.map((sensor) => (
+            <SensorCircle key={sensor.equipment_id} sensor={sensor} selected={popup.openId === sensor.equipment_id} onOpen={(anchor) => popup.show(sensor.equipment_id, anchor)} />
+          ))}
+        </ul>
+      )}
+      {popup.sensor && popup.anchor && <SensorPopup storeId={store.store_id} sensor={popup.sensor} anchor={popup.anchor} language={language} onClose={popup.close} />}
+    </main>
+  );
+}

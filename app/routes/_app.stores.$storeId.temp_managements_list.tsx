@@ -1,0 +1,43 @@
+import { type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { EmptySensors } from '~/components/sensors/empty-sensors';
+import { SensorPopup, useSensorPopup } from '~/components/sensors/sensor-popup';
+import { SensorTable } from '~/components/sensors/sensor-table';
+import { SensorViewHeader } from '~/components/sensors/sensor-view-header';
+import { useLiveUpdates } from '~/components/use-live-updates';
+import { getDb } from '~/db/db.server';
+import { SensorListQuerySchema } from '~/domain/sensor-schemas';
+import { sortSensors } from '~/domain/sensor-view';
+import { listStoreSensors } from '~/models/sensors.server';
+import { requireUser } from '~/services/access.server';
+import { searchParamsOf } from '~/services/api.server';
+
+export const meta: MetaFunction = () => [{ title: 'センサ一覧 | On-Reco' }];
+
+// /stores/{store_id}/temp_managements_list (000 §2): the sensors as a table, sortable by kind,
+// name (location number + name) and alert through links (?sort&order), default lower limit
+// ascending. Scoped like the image view: /not_found for a store the viewer may not see.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const query = SensorListQuerySchema.parse(searchParamsOf(request));
+  const store = await listStoreSensors(getDb(), viewer, { storeId: params.storeId ?? '', includeHidden: query.include_hidden });
+  if (!store) throw redirect('/not_found');
+  return json({ store: { ...store, sensors: sortSensors(store.sensors, query.sort, query.order) }, sort: { key: query.sort, direction: query.order }, includeHidden: query.include_hidden, language: viewer.language });
+}
+
+export default function SensorListView() {
+  const { store, sort, includeHidden, language } = useLoaderData<typeof loader>();
+  useLiveUpdates(store.store_id);
+  const popup = useSensorPopup(store.sensors);
+  return (
+    <main className="px-4 py-6 sm:px-6">
+      <SensorViewHeader storeId={store.store_id} storeName={store.store_name} view="list" includeHidden={includeHidden} count={store.sensors.length} />
+      {store.sensors.length === 0 ? (
+        <EmptySensors />
+      ) : (
+        <SensorTable sensors={store.sensors} sort={sort} includeHidden={includeHidden} language={language} openId={popup.openId} onOpen={popup.show} />
+      )}
+      {popup.sensor && popup.anchor && <SensorPopup storeId={store.store_id} sensor={popup.sensor} anchor={popup.anchor} language={language} onClose={popup.close} />}
+    </main>
+  );
+}

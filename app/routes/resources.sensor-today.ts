@@ -1,0 +1,17 @@
+import { type LoaderFunctionArgs, json } from '@remix-run/node';
+import { getDb } from '~/db/db.server';
+import { SensorTodayQuerySchema } from '~/domain/sensor-schemas';
+import { getSensorToday } from '~/models/sensors.server';
+import { requireUser } from '~/services/access.server';
+import { parseOrThrow, searchParamsOf } from '~/services/api.server';
+
+// The sensor popup's "today" (fetched when the popup opens, so the views' 60-second refresh
+// stays one query): the alerts that started today and the day's readings by 10 minutes.
+// The model scopes the sensor to the store and the store to the viewer: 404 JSON otherwise.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const query = parseOrThrow(SensorTodayQuerySchema, searchParamsOf(request));
+  const today = await getSensorToday(getDb(), viewer, { storeId: query.store_id, equipmentId: query.equipment_id, now: new Date() });
+  if (!today) throw json({ error: 'not_found', error_description: 'No such sensor in this store.' }, { status: 404 });
+  return json(today, { headers: { 'Cache-Control': 'private, max-age=30' } });
+}
