@@ -1,0 +1,247 @@
+import { writeToString } from 'fast-csv';
+import { sql } from 'kysely';
+import type { Db } from '~/db/db.server';
+import type { Language } from '~/domain/alert-codes';
+import {
+  ALERT_HISTORY_CSV_MAX_ROWS,
+  type AlertHistoryPageQuery,
+  type AlertHistoryRecord,
+  type DateRange,
+  type MenuSensor,
+  alertHistoryCsvRows,
+  resolveCategory,
+} from '~/domain/alert-history';
+import { canViewStore, storeVisibleTo } from './stores.server';
+import type { Viewer } from './users.server';
+
+// The alert history of the stores a viewer may see: one page (two indexed queries), a bounded
+// CSV export, the sensors of the category menu, and the row locks of the stop transaction.
+
+export interface AlertHistoryFilter {
+  /** The store to list; null lists the equipment ids wherever they are (the API's equipment_id). */
+  storeId: string | null;
+  /** The sensors; null is the whole store, its store-level gateway alerts included. */
+  equipmentIds: number[] | null;
+  range: Pick<DateRange, 'from' | 'to'>;
+}
+
+function filtered(db: Db, viewer: Viewer, filter: AlertHistoryFilter) {
+  let query = db
+    .selectFrom('alert_history as h')
+    .innerJoin('stores', 'stores.store_id', 'h.store_id')
+    .where(storeVisibleTo(viewer))
+    .where('h.started_at', '>=', filter.range.from)
+    .where('h.started_at', '<', filter.range.to);
+  if (filter.storeId !== null) query = query.where('h.store_id', '=', filter.storeId);
+  if (filter.equipmentIds !== null) {
+    // An empty category (a kind without sensors) lists nothing.
+    query = filter.equipmentIds.length === 0 ? query.where(sql<boolean>`false`) : query.where('h.equipment_id', 'in', filter.equipmentIds);
+  }
+  return query;
+}
+
+/** Whether no later row exists for the same equipment and alert (served by index alert_history_equipment). */
+const latestOfPair = sql<boolean>`not exists (
+  select 1 from alert_history n
+  where n.equipment_id = h.equipment_id and n.store_id = h.store_id and n.alert_id = h.alert_id
+    and (n.started_at, n.alert_history_id) > (h.started_at, h.alert_history_id))`;
+
+function selectRecords(db: Db, viewer: Viewer, filter: AlertHistoryFilter) {
+  return filtered(db, viewer, filter)
+    .leftJoin('sensors as s', (join) => join.onRef('s.store_id', '=', 'h.store_id').onRef('s.equipment_id', '=', 'h.equipment_id'))
+    .leftJoin('users as u', 'u.user_id', 'h.stopped_by')
+    .select([
+      'h.alert_history_id',
+      'h.store_id',
+      'h.equipment_id',
+      's.equipment_name',
+      'h.alert_id',
+      'h.alert_data1',
+      'h.lower_limit',
+      'h.upper_limit',
+      'h.started_at',
+      'h.recovered_at',
+      'h.stopped_at',
+      'u.user_name as stopped_by_name',
+      'h.stop_comment',
+      latestOfPair.as('latest_of_pair'),
+    ])
+    .orderBy('h.started_at', 'desc')
+    .orderBy('h.alert_history_id', 'desc');
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof selectRecords>['execute']>>[number];
+
+function toRecord(row: Row): AlertHistoryRecord {
+  return {
+    alertHistoryId: row.alert_history_id,
+    storeId: row.store_id,
+    equipmentId: row.equipment_id,
+    equipmentName: row.equipment_name,
+    alertId: row.alert_id,
+    alertData1: row.alert_data1,
+    lowerLimit: row.lower_limit,
+    upperLimit: row.upper_limit,
+    startedAt: row.started_at,
+    recoveredAt: row.recovered_at,
+    stoppedAt: row.stopped_at,
+    stoppedByName: row.stopped_by_name,
+    stopComment: row.stop_comment,
+    latestOfPair: Boolean(row.latest_of_pair),
+  };
+}
+
+export interface AlertHistoryPage {
+  allCount: number;
+  records: AlertHistoryRecord[];
+}
+
+/** One page, newest first. */
+export async function listAlertHistory(db: Db, viewer: Viewer, filter: AlertHistoryFilter, page: { pageNo: number; pageCount: number }): Promise<AlertHistoryPage> {
+  const [count, rows] = await Promise.all([
+    filtered(db, viewer, filter).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    selectRecords(db, viewer, filter)
+      .limit(page.pageCount)
+      .offset((page.pageNo - 1) * page.pageCount)
+      .execute(),
+  ]);
+  return { allCount: count.n, records: rows.map(toRecord) };
+}
+
+/** The whole range for the CSV, newest first, at most ALERT_HISTORY_CSV_MAX_ROWS rows. */
+export async function exportAlertHistory(db: Db, viewer: Viewer, filter: AlertHistoryFilter): Promise<AlertHistoryRecord[]> {
+  const rows = await selectRecords(db, viewer, filter).limit(ALERT_HISTORY_CSV_MAX_ROWS).execute();
+  return rows.map(toRecord);
+}
+
+/** The CSV file: UTF-8 with a BOM so that Excel reads the Japanese text. */
+export async function alertHistoryCsv(db: Db, viewer: Viewer, filter: AlertHistoryFilter, language: Language): Promise<string> {
+  const records = await exportAlertHistory(db, viewer, filter);
+  return writeToString(alertHistoryCsvRows(records, language), { writeBOM: true, rowDelimiter: '\r\n' });
+}
+
+/**
+ * The sensors among `equipmentIds` that the viewer may see (in `storeId` when given). Callers
+ * answer 404 unless every id comes back, so an unknown sensor and another chain's look the same.
+ */
+export async function findVisibleSensors(db: Db, viewer: Viewer, equipmentIds: number[], storeId: string | null): Promise<{ equipmentId: number; storeId: string }[]> {
+  if (equipmentIds.length === 0) return [];
+  let query = db
+    .selectFrom('sensors as s')
+    .innerJoin('stores', 'stores.store_id', 's.store_id')
+    .select(['s.equipment_id as equipmentId', 's.store_id as storeId'])
+    .where('s.equipment_id', 'in', equipmentIds)
+    .where(storeVisibleTo(viewer));
+  if (storeId !== null) query = query.where('s.store_id', '=', storeId);
+  return query.execute();
+}
+
+/**
+ * The filter of an API query, or null (404) when the store or one of the sensors does not exist
+ * or is not the viewer's: nothing tells the two apart.
+ */
+export async function resolveApiFilter(
+  db: Db,
+  viewer: Viewer,
+  query: { storeId: string | null; equipmentIds: number[] | null; range: DateRange },
+): Promise<AlertHistoryFilter | null> {
+  if (query.storeId !== null && !(await canViewStore(db, viewer, query.storeId))) return null;
+  if (query.equipmentIds !== null && query.equipmentIds.length > 0) {
+    const found = await findVisibleSensors(db, viewer, query.equipmentIds, query.storeId);
+    if (found.length !== query.equipmentIds.length) return null;
+  }
+  return { storeId: query.storeId, equipmentIds: query.equipmentIds && query.equipmentIds.length > 0 ? query.equipmentIds : null, range: query.range };
+}
+
+/** The console page's filter: its category (all, a furniture kind, some sensors) resolved against the store's sensors. */
+export async function resolvePageFilter(db: Db, viewer: Viewer, storeId: string, query: AlertHistoryPageQuery) {
+  const sensors = await listMenuSensors(db, viewer, storeId);
+  const { selection, equipmentIds } = resolveCategory(query, sensors);
+  const filter: AlertHistoryFilter = { storeId, equipmentIds, range: query.range };
+  return { sensors, selection, filter };
+}
+
+/** The store's sensors for the category menu. */
+export async function listMenuSensors(db: Db, viewer: Viewer, storeId: string): Promise<MenuSensor[]> {
+  return db
+    .selectFrom('sensors as s')
+    .innerJoin('stores', 'stores.store_id', 's.store_id')
+    .select(['s.equipment_id as equipmentId', 's.equipment_name as equipmentName', 's.icon_kind as iconKind', 's.location_no as locationNo'])
+    .where('s.store_id', '=', storeId)
+    .where(storeVisibleTo(viewer))
+    .orderBy('s.icon_kind')
+    .orderBy('s.location_no')
+    .orderBy('s.equipment_id')
+    .execute();
+}
+
+// ---- the stop transaction's statements (app/services/alert-stop.server.ts runs them) -------
+
+export interface OpenAlertRow {
+  alertHistoryId: number;
+  stoppedAt: Date | null;
+  stoppedBy: number | null;
+  stopComment: string | null;
+}
+
+/**
+ * Locks the store row (the same lock the alert engine's evaluation takes first, so a stop and an
+ * ingest never interleave), then the sensor's state row. Returns the stored engine state, or
+ * undefined when the sensor has never been evaluated.
+ */
+export async function lockSensorState(trx: Db, storeId: string, equipmentId: number): Promise<{ engineState: unknown } | undefined> {
+  await trx.selectFrom('stores').select('store_id').where('store_id', '=', storeId).forNoKeyUpdate().execute();
+  const row = await trx
+    .selectFrom('sensor_states')
+    .select('engine_state')
+    .where('store_id', '=', storeId)
+    .where('equipment_id', '=', equipmentId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row && { engineState: row.engine_state };
+}
+
+export async function saveEngineState(trx: Db, storeId: string, equipmentId: number, engineState: unknown, now: Date): Promise<void> {
+  await trx
+    .updateTable('sensor_states')
+    .set({ engine_state: JSON.stringify(engineState), updated_at: now })
+    .where('store_id', '=', storeId)
+    .where('equipment_id', '=', equipmentId)
+    .execute();
+}
+
+/** The active (unrecovered) history row of a sensor's alert, locked; the newest should there ever be two. */
+export async function lockOpenAlert(trx: Db, storeId: string, equipmentId: number, alertId: string): Promise<OpenAlertRow | undefined> {
+  return trx
+    .selectFrom('alert_history')
+    .select(['alert_history_id as alertHistoryId', 'stopped_at as stoppedAt', 'stopped_by as stoppedBy', 'stop_comment as stopComment'])
+    .where('store_id', '=', storeId)
+    .where('equipment_id', '=', equipmentId)
+    .where('alert_id', '=', alertId)
+    .where('recovered_at', 'is', null)
+    .orderBy('started_at', 'desc')
+    .orderBy('alert_history_id', 'desc')
+    .limit(1)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function markAlertStopped(trx: Db, storeId: string, alertHistoryId: number, stop: { at: Date; by: number; comment: string | null }): Promise<void> {
+  await trx
+    .updateTable('alert_history')
+    .set({ stopped_at: stop.at, stopped_by: stop.by, stop_comment: stop.comment })
+    .where('store_id', '=', storeId)
+    .where('alert_history_id', '=', alertHistoryId)
+    .execute();
+}
+
+export async function userName(trx: Db, userId: number | null): Promise<string | null> {
+  if (userId === null) return null;
+  const row = await trx.selectFrom('users').select('user_name').where('user_id', '=', userId).executeTakeFirst();
+  return row?.user_name ?? null;
+}
+
+/** Tells the store's open screens (server-sent events) at commit. */
+export async function notifyStoreChange(trx: Db, storeId: string): Promise<void> {
+  await sql`select pg_notify('onreco_store', ${storeId})`.execute(trx);
+}

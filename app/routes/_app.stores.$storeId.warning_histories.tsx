@@ -1,0 +1,161 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
+import { useActionData, useLoaderData, useLocation, useRouteLoaderData, useSearchParams } from '@remix-run/react';
+import { CategoryMenu } from '~/components/alert-history/category-menu';
+import { CsvDownloadButton } from '~/components/alert-history/csv-download';
+import { DateRangeForm } from '~/components/alert-history/date-range-form';
+import { HistoryTable } from '~/components/alert-history/history-table';
+import { searchWith } from '~/components/alert-history/links';
+import { MessageDialog, StopDialog } from '~/components/alert-history/stop-dialog';
+import { Pagination } from '~/components/pagination';
+import { useLiveUpdates } from '~/components/use-live-updates';
+import { getDb } from '~/db/db.server';
+import {
+  ALERT_HISTORY_MESSAGES,
+  ALERT_HISTORY_PAGE_SIZE,
+  AlertStopSchema,
+  alertHistoryPageQuerySchema,
+  alertHistoryRowView,
+  defaultDateRange,
+  resolveCategory,
+  sensorCategories,
+} from '~/domain/alert-history';
+import { listAlertHistory, listMenuSensors, resolvePageFilter } from '~/models/alert-history.server';
+import { requireStoreAccess, requireUser } from '~/services/access.server';
+import { stopActiveAlert } from '~/services/alert-stop.server';
+import { fieldErrors } from '~/services/api.server';
+import type { loader as storeLoader } from './_app.stores.$storeId';
+
+export const meta: MetaFunction = () => [{ title: '警報履歴 | On-Reco' }];
+
+// /stores/{store_id}/warning_histories (000 §2 "Alert history"): the category menu, the date
+// range, ten rows a page, the CSV and the stop dialog. Refreshes on store events and every 60 s.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const storeId = params.storeId ?? '';
+  await requireStoreAccess(viewer, storeId);
+  const db = getDb();
+  const now = new Date();
+  const search = Object.fromEntries(new URL(request.url).searchParams);
+  const parsed = alertHistoryPageQuerySchema(now).safeParse(search);
+  if (!parsed.success) {
+    // Bad dates: the form shows the field errors with what was typed; the list waits for valid ones.
+    const sensors = await listMenuSensors(db, viewer, storeId);
+    const defaults = defaultDateRange(now);
+    return json({
+      storeId,
+      errors: fieldErrors(parsed.error),
+      startDate: search.start_date ?? defaults.startDate,
+      endDate: search.end_date ?? defaults.endDate,
+      categories: sensorCategories(sensors, viewer.language),
+      selection: resolveCategory({ kind: null, equipmentIds: null }, sensors).selection,
+      pageNo: 1,
+      stop: null,
+      list: null,
+    });
+  }
+  const query = parsed.data;
+  const { sensors, selection, filter } = await resolvePageFilter(db, viewer, storeId, query);
+  const page = await listAlertHistory(db, viewer, filter, { pageNo: query.pageNo, pageCount: ALERT_HISTORY_PAGE_SIZE });
+  return json({
+    storeId,
+    errors: {} as Record<string, string>,
+    startDate: query.range.startDate,
+    endDate: query.range.endDate,
+    categories: sensorCategories(sensors, viewer.language),
+    selection,
+    pageNo: query.pageNo,
+    stop: query.stop,
+    list: { allCount: page.allCount, rows: page.records.map((record) => alertHistoryRowView(record, storeId, viewer.language)) },
+  });
+}
+
+// The stop dialog's form. Any user who can see the store may stop its alerts (decision 040).
+export async function action({ request, params }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const storeId = params.storeId ?? '';
+  await requireStoreAccess(viewer, storeId);
+  const form = Object.fromEntries(await request.formData());
+  const parsed = AlertStopSchema.safeParse(form);
+  if (!parsed.success) {
+    const fields = fieldErrors(parsed.error);
+    if (fields.comment) return json({ ok: false as const, commentError: fields.comment, comment: String(form.comment ?? ''), message: null }, { status: 400 });
+    return json({ ok: false as const, commentError: null, comment: '', message: ALERT_HISTORY_MESSAGES.stopFailed }, { status: 400 });
+  }
+  const input = parsed.data;
+  const outcome = await stopActiveAlert(getDb(), viewer, { equipmentId: input.equipment_id, alertId: input.alert_id, comment: input.comment, storeId });
+  if (!outcome) return json({ ok: false as const, commentError: null, comment: '', message: ALERT_HISTORY_MESSAGES.stopFailed }, { status: 404 });
+  // 000 §4: after a successful stop the history reloads on the current page.
+  const url = new URL(request.url);
+  for (const internal of ['stop', 'index', '_data', '_routes']) url.searchParams.delete(internal);
+  return redirect(`${url.pathname}${url.search}`);
+}
+
+export default function WarningHistoriesPage() {
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const store = useRouteLoaderData<typeof storeLoader>('routes/_app.stores.$storeId')?.store;
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  useLiveUpdates(data.storeId);
+  const list = data.list;
+  const pageCount = list ? Math.ceil(list.allCount / ALERT_HISTORY_PAGE_SIZE) : 0;
+  const first = list && list.allCount > 0 ? (data.pageNo - 1) * ALERT_HISTORY_PAGE_SIZE + 1 : 0;
+  const last = list ? Math.min(data.pageNo * ALERT_HISTORY_PAGE_SIZE, list.allCount) : 0;
+  const closeHref = `${location.pathname}${searchWith(searchParams, { stop: null })}`;
+  const csvHref = `/stores/${encodeURIComponent(data.storeId)}/warning_histories.csv${searchWith(searchParams, { stop: null, page_no: null }).replace(/^\?$/, '')}`;
+  const stopRow = data.stop !== null ? list?.rows.find((row) => row.id === data.stop && row.stoppable) : undefined;
+  const failure = result && !result.ok ? result.message : null;
+  return (
+    <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
+      <div className="mb-5 flex flex-wrap items-end justify-between gap-4">
+        <div>
+          {store && <p className="text-sm font-medium text-slate-500">{store.storeName}</p>}
+          <h1 className="text-xl font-bold text-slate-800">警報履歴</h1>
+        </div>
+        <CsvDownloadButton href={csvHref} />
+      </div>
+      <div className="flex flex-col-reverse gap-4 lg:flex-row lg:items-start">
+        <div className="min-w-0 flex-1">
+          <DateRangeForm key={`${data.startDate}-${data.endDate}`} startDate={data.startDate} endDate={data.endDate} selection={data.selection} errors={data.errors} />
+          <section className="card" aria-label="警報履歴一覧">
+            <div className="flex flex-wrap items-center gap-x-6 gap-y-2 border-b border-slate-200 px-4 py-3 text-sm">
+              {list && <p className="text-slate-600">全{list.allCount}件</p>}
+              <p className="text-slate-500">{list && list.allCount > 0 ? `${first}〜${last}件を表示` : ''}</p>
+              <div className="ml-auto">
+                <Pagination page={data.pageNo} pageCount={pageCount} />
+              </div>
+            </div>
+            {!list ? (
+              <p className="px-4 py-12 text-center text-sm text-slate-500">期間を正しく指定してください</p>
+            ) : list.rows.length === 0 ? (
+              <p className="px-4 py-12 text-center text-sm text-slate-500">{ALERT_HISTORY_MESSAGES.noRows}</p>
+            ) : (
+              <HistoryTable rows={list.rows} />
+            )}
+            {pageCount > 1 && (
+              <div className="flex justify-end border-t border-slate-200 px-4 py-3">
+                <Pagination page={data.pageNo} pageCount={pageCount} />
+              </div>
+            )}
+          </section>
+        </div>
+        <aside className="w-full shrink-0 lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:w-48 lg:overflow-y-auto xl:w-56">
+          <CategoryMenu categories={data.categories} selection={data.selection} />
+        </aside>
+      </div>
+      {failure ? (
+        <MessageDialog message={failure} okHref={closeHref} />
+      ) : (
+        stopRow && (
+          <StopDialog
+            key={stopRow.id}
+            row={stopRow}
+            cancelHref={closeHref}
+            commentError={result && !result.ok ? (result.commentError ?? undefined) : undefined}
+            initialComment={result && !result.ok ? result.comment : ''}
+          />
+        )
+      )}
+    </main>
+  );
+}
