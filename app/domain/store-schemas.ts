@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { parseCompact } from './japan-time';
+import { WORKING_STATE_LABELS } from './store-list';
+
+// The store master and the store management page (000 §2 Store management, §4, §7;
+// 001 §3, §5, §8): the store save of POST /v1/stores (create and update), gateway exchange,
+// removal, the gateway PIN, and the pure rules about working states. Field messages are the
+// Japanese texts of 001 §5, so the store create and edit forms show them as they are.
+
+export const STORE_MESSAGES = {
+  required: '入力してください',
+  choose: '選択してください',
+  alphanumeric: '半角英数を入力してください',
+  digits: '半角数値を入力してください',
+  format: 'フォーマットが違います',
+  period: '期間の指定が違います',
+  banner: '入力に誤りがあります',
+  saveFailed: '保存失敗しました。',
+  exchangeFailed: '交換に失敗しました',
+  removalFailed: '撤去に失敗しました',
+  removalConfirm: '本当に撤去してもよろしいですか？',
+} as const;
+
+export const maxLength = (max: number) => `${max}文字以内で入力してください`;
+
+export const STORE_ID_MAX = 20;
+export const STORE_NO_MAX = 20;
+export const STORE_NAME_MAX = 255;
+export const ADDRESS_MAX = 255;
+export const TEL_MAX = 15;
+export const GATEWAY_INFO_MAX = 255;
+export const USERGROUPS_MAX = 100;
+
+/** 001 §8: the server's message for a unique value already held by another store. */
+export const duplicateMessage = (field: string) => `The same value can not be registered: ${field}`;
+
+/** The unique fields of a store, in the order they are reported, with the form's text (001 §8). */
+export const DUPLICATE_FIELD_MESSAGES = {
+  store_id: 'この店舗IDは既に使用されています',
+  store_no: 'この店舗番号は既に使用されています',
+  store_name: 'この店舗名は既に使用されています',
+  gateway_info: 'このゲートウェイ情報は既に使用されています',
+} as const;
+export type UniqueStoreField = keyof typeof DUPLICATE_FIELD_MESSAGES;
+
+const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
+
+const requiredText = (max: number) =>
+  z
+    .string({ required_error: STORE_MESSAGES.required, invalid_type_error: STORE_MESSAGES.required })
+    .trim()
+    .min(1, STORE_MESSAGES.required)
+    .max(max, maxLength(max));
+
+/** 'YYYYMMDD' (Japan calendar date) → 'YYYY-MM-DD'; 20260231 is refused. */
+const compactDate = z
+  .string({ required_error: STORE_MESSAGES.required, invalid_type_error: STORE_MESSAGES.format })
+  .trim()
+  .min(1, STORE_MESSAGES.required)
+  .regex(/^\d{8}$/, STORE_MESSAGES.format)
+  .refine((value) => parseCompact(value) !== null, STORE_MESSAGES.format)
+  .transform((value) => `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`);
+
+const usergroupId = z.coerce
+  .number({ invalid_type_error: STORE_MESSAGES.choose })
+  .int(STORE_MESSAGES.choose)
+  .positive(STORE_MESSAGES.choose)
+  .max(2_147_483_647, STORE_MESSAGES.choose);
+
+/**
+ * POST /v1/stores: the whole store entity, for create and update alike (001 §3, §5). Whether
+ * it is a create or an update is decided by the server from store_id. `gateway_info` is
+ * required on create; on update null (or leaving it out) clears it, as the edit form sends an
+ * empty field as null, while a blank string is refused: it can only be a gateway exchange with
+ * nothing typed, which changes nothing. `company_id` is optional: the store's company is its
+ * store group's company (a company_id that is not the group's is refused).
+ */
+export const StoreSaveSchema = z
+  .object({
+    store_id: z
+      .string({ required_error: STORE_MESSAGES.required, invalid_type_error: STORE_MESSAGES.required })
+      .trim()
+      .min(1, STORE_MESSAGES.required)
+      .regex(/^[A-Za-z0-9]+$/, STORE_MESSAGES.alphanumeric)
+      .max(STORE_ID_MAX, maxLength(STORE_ID_MAX)),
+    store_no: z
+      .string({ required_error: STORE_MESSAGES.required, invalid_type_error: STORE_MESSAGES.digits })
+      .trim()
+      .min(1, STORE_MESSAGES.required)
+      .regex(/^\d+$/, STORE_MESSAGES.digits)
+      .max(STORE_NO_MAX, maxLength(STORE_NO_MAX)),
+    store_name: requiredText(STORE_NAME_MAX),
+    company_id: z.preprocess(blankToUndefined, z.string({ invalid_type_error: STORE_MESSAGES.choose }).trim().max(10, STORE_MESSAGES.choose).optional()),
+    prefecture_id: z.preprocess(
+      blankToUndefined,
+      z.coerce
+        .number({ required_error: STORE_MESSAGES.choose, invalid_type_error: STORE_MESSAGES.choose })
+        .int(STORE_MESSAGES.choose)
+        .min(1, STORE_MESSAGES.choose)
+        .max(47, STORE_MESSAGES.choose),
+    ),
+    address: requiredText(ADDRESS_MAX),
+    tel_no: z.preprocess(
+      blankToUndefined,
+      z
+        .string({ invalid_type_error: STORE_MESSAGES.digits })
+        .trim()
+        .regex(/^\d+$/, STORE_MESSAGES.digits)
+        .max(TEL_MAX, maxLength(TEL_MAX))
+        .optional()
+        .transform((value) => value ?? null),
+    ),
+    opening_date: compactDate,
+    closing_date: z.preprocess(blankToUndefined, compactDate.optional().transform((value) => value ?? null)),
+    storegroup_id: z.preprocess(
+      blankToUndefined,
+      z.string({ required_error: STORE_MESSAGES.choose, invalid_type_error: STORE_MESSAGES.choose }).trim().min(1, STORE_MESSAGES.choose).max(5, STORE_MESSAGES.choose),
+    ),
+    usergroup: z
+      .array(usergroupId, { required_error: STORE_MESSAGES.choose, invalid_type_error: STORE_MESSAGES.choose })
+      .min(1, STORE_MESSAGES.choose)
+      .max(USERGROUPS_MAX, `ユーザーグループは${USERGROUPS_MAX}件までです`)
+      .transform((ids) => [...new Set(ids)]),
+    gateway_info: z
+      .string({ invalid_type_error: STORE_MESSAGES.required })
+      .trim()
+      .min(1, STORE_MESSAGES.required)
+      .max(GATEWAY_INFO_MAX, maxLength(GATEWAY_INFO_MAX))
+      .nullish()
+      .transform((value) => value ?? null),
+  })
+  .superRefine((store, ctx) => {
+    if (store.closing_date && store.closing_date < store.opening_date) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['closing_date'], message: STORE_MESSAGES.period });
+    }
+  });
+
+export type StoreSaveInput = z.infer<typeof StoreSaveSchema>;
+
+const storeIdParam = z
+  .string({ required_error: 'store_id is required', invalid_type_error: 'store_id must be a string' })
+  .trim()
+  .min(1, 'store_id is required')
+  .max(STORE_ID_MAX, `store_id is at most ${STORE_ID_MAX} characters`);
+
+/** GET /v1/stores, GET /v1/stores/pin, GET /v1/store_users (query) and POST /v1/stores/pin (body): the store. */
+export const StoreIdSchema = z.object({ store_id: storeIdParam });
+
+/** The store management page's gateway exchange: the new gateway, non-empty after trimming (000 §5). */
+export const GatewayExchangeSchema = z.object({
+  gateway_info: z
+    .string({ required_error: STORE_MESSAGES.required, invalid_type_error: STORE_MESSAGES.required })
+    .trim()
+    .min(1, STORE_MESSAGES.required)
+    .max(GATEWAY_INFO_MAX, maxLength(GATEWAY_INFO_MAX)),
+});
+
+/**
+ * POST /v1/equipments/removal {store_id, gateway_info}: removes the store's gateway. A
+ * non-empty gateway_info must be the store's current gateway (a stale page is refused); the
+ * empty string (or leaving it out) means "the store's gateway, whatever it is".
+ */
+export const RemovalRequestSchema = z.object({
+  store_id: storeIdParam,
+  gateway_info: z
+    .string({ invalid_type_error: 'gateway_info must be a string' })
+    .trim()
+    .max(GATEWAY_INFO_MAX, `gateway_info is at most ${GATEWAY_INFO_MAX} characters`)
+    .nullish()
+    .transform((value) => value ?? ''),
+});
+
+// ---- working state rules (000 §4) ----
+
+/** The same values as alert-engine's WORKING_STATE, kept here so the page's bundle does not pull in the engine. */
+const WORKING_STATE = { waitingForFirstCommunication: 0, operating: 1, removed: 2 } as const;
+
+/** 稼働情報なし (null), 初回通信待ち, 稼働中, 撤去. */
+export function workingStateLabel(state: number | null): string {
+  return WORKING_STATE_LABELS[String(state)] ?? WORKING_STATE_LABELS.null;
+}
+
+/** Gateway exchange is allowed while operating or removed. */
+export function canExchangeGateway(state: number | null): boolean {
+  return state === WORKING_STATE.operating || state === WORKING_STATE.removed;
+}
+
+/** Removal is offered only for an operating store that has a gateway. */
+export function canRemoveStore(state: number | null, gatewayInfo: string | null): boolean {
+  return state === WORKING_STATE.operating && gatewayInfo !== null && gatewayInfo !== '';
+}
+
+/**
+ * The working state after the store's gateway changes (an exchange, or a store save with
+ * another gateway_info): a new gateway means waiting for its first communication (0), which
+ * ingest turns into operating (1); no gateway means no operation info (null), except that a
+ * removed store stays removed.
+ */
+export function workingStateAfterGatewayChange(previous: number | null, gatewayInfo: string | null): number | null {
+  if (gatewayInfo !== null) return WORKING_STATE.waitingForFirstCommunication;
+  return previous === WORKING_STATE.removed ? WORKING_STATE.removed : null;
+}
+
+// ---- gateway PIN ----
+
+export const PIN_LENGTH = 6;
+/** A PIN is valid for 24 hours after it is issued (the worker deletes expired ones). */
+export const PIN_VALID_HOURS = 24;
+
+export function pinEffectiveTime(issuedAt: Date): Date {
+  return new Date(issuedAt.getTime() + PIN_VALID_HOURS * 3_600_000);
+}
+
+/** A 6-digit PIN from a random integer below 1,000,000 (leading zeros kept). */
+export function pinCodeOf(randomBelowMillion: number): string {
+  if (!Number.isInteger(randomBelowMillion) || randomBelowMillion < 0 || randomBelowMillion >= 10 ** PIN_LENGTH) throw new RangeError('PIN source out of range');
+  return String(randomBelowMillion).padStart(PIN_LENGTH, '0');
+}
+
+/** Whether a store may hold a PIN: a removed store has no gateway to pair until an exchange. */
+export function canHoldPin(state: number | null): boolean {
+  return state !== WORKING_STATE.removed;
+}

@@ -1,0 +1,334 @@
+import { sql } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { Db } from '~/db/db.server';
+import { storeStatus } from '~/domain/alert-engine';
+import { toCompactDateTime } from '~/domain/japan-time';
+import type { StoreSaveInput, UniqueStoreField } from '~/domain/store-schemas';
+import { revokeGatewayTokens } from './gateways.server';
+import { storeVisibleTo } from './stores.server';
+import type { Viewer } from './users.server';
+
+// The store master as the store management page and POST /v1/stores see it: one store's info,
+// its gateway PIN, its users, and the writes behind store save, gateway exchange and removal.
+// Every read of a store is scoped by storeVisibleTo(viewer) in its where; the writes are done
+// by services/store-gateway.server.ts inside one transaction, on a store row it has locked.
+
+/** GET /v1/stores: the store info of 000 §3 (dates as YYYYMMDD, effective_time YYYYMMDDHHmmss). */
+export interface StoreInfo {
+  store_id: string;
+  store_no: string;
+  store_name: string;
+  company_id: string;
+  company_name: string;
+  storegroup_id: string;
+  storegroup_name: string;
+  prefecture_id: number;
+  prefecture_name: string;
+  address: string;
+  tel_no: string | null;
+  opening_date: string;
+  closing_date: string | null;
+  usergroup: { usergroup_id: number; usergroup_name: string }[];
+  gateway_info: string | null;
+  working_state: number | null;
+  diagram_id: number | null;
+  pin_code: string | null;
+  effective_time: string | null;
+}
+
+export interface GatewayPin {
+  pin_code: string;
+  effective_time: string; // YYYYMMDDHHmmss, Japan time
+}
+
+const compactDate = (value: string | null) => (value === null ? null : value.replaceAll('-', ''));
+
+/** The store info, or null when it does not exist or the viewer may not see it. PIN fields are left null here. */
+export async function getStoreInfo(db: Db, viewer: Viewer, storeId: string): Promise<StoreInfo | null> {
+  const row = await db
+    .selectFrom('stores')
+    .innerJoin('companies', 'companies.company_id', 'stores.company_id')
+    .innerJoin('storegroups', 'storegroups.storegroup_id', 'stores.storegroup_id')
+    .innerJoin('prefectures', 'prefectures.prefecture_id', 'stores.prefecture_id')
+    .select((eb) => [
+      'stores.store_id',
+      'stores.store_no',
+      'stores.store_name',
+      'stores.company_id',
+      'companies.company_name',
+      'stores.storegroup_id',
+      'storegroups.storegroup_name',
+      'stores.prefecture_id',
+      'prefectures.prefecture_name',
+      'stores.address',
+      'stores.tel_no',
+      'stores.opening_date',
+      'stores.closing_date',
+      'stores.gateway_info',
+      'stores.working_state',
+      'stores.diagram_id',
+      jsonArrayFrom(
+        eb
+          .selectFrom('store_usergroups as su')
+          .innerJoin('usergroups as g', 'g.usergroup_id', 'su.usergroup_id')
+          .select(['g.usergroup_id', 'g.usergroup_name'])
+          .whereRef('su.store_id', '=', 'stores.store_id')
+          .orderBy('g.usergroup_id'),
+      ).as('usergroup'),
+    ])
+    .where('stores.store_id', '=', storeId)
+    .where(storeVisibleTo(viewer))
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    ...row,
+    opening_date: compactDate(row.opening_date)!,
+    closing_date: compactDate(row.closing_date),
+    diagram_id: row.diagram_id || null,
+    pin_code: null,
+    effective_time: null,
+  };
+}
+
+// ---- gateway PIN (gateway_pins holds one row per store; expired rows are deleted by the worker) ----
+
+const toPin = (row: { pin_code: string; effective_time: Date }): GatewayPin => ({ pin_code: row.pin_code, effective_time: toCompactDateTime(row.effective_time) });
+
+/** The store's PIN while it is still valid, else null. */
+export async function getCurrentPin(db: Db, storeId: string, now: Date): Promise<GatewayPin | null> {
+  const row = await db.selectFrom('gateway_pins').select(['pin_code', 'effective_time']).where('store_id', '=', storeId).where('effective_time', '>', now).executeTakeFirst();
+  return row ? toPin(row) : null;
+}
+
+/**
+ * Writes the store's PIN, replacing the previous one. With `keepCurrent`, a PIN that is still
+ * valid is kept and null is returned (one statement, so two callers racing cannot both issue).
+ */
+export async function putPin(db: Db, storeId: string, pin: { pinCode: string; effectiveTime: Date }, now: Date, keepCurrent = false): Promise<GatewayPin | null> {
+  const row = await db
+    .insertInto('gateway_pins')
+    .values({ store_id: storeId, pin_code: pin.pinCode, effective_time: pin.effectiveTime, issued_at: now })
+    .onConflict((oc) => {
+      const update = oc.column('store_id').doUpdateSet({ pin_code: pin.pinCode, effective_time: pin.effectiveTime, issued_at: now });
+      return keepCurrent ? update.where('gateway_pins.effective_time', '<=', now) : update;
+    })
+    .returning(['pin_code', 'effective_time'])
+    .executeTakeFirst();
+  return row ? toPin(row) : null;
+}
+
+export async function deletePin(db: Db, storeId: string): Promise<void> {
+  await db.deleteFrom('gateway_pins').where('store_id', '=', storeId).execute();
+}
+
+// ---- the writes (inside the service's transaction) ----
+
+export interface LockedStore {
+  storeId: string;
+  storeNo: string;
+  storeName: string;
+  openingDate: string; // YYYY-MM-DD
+  gatewayInfo: string | null;
+  workingState: number | null;
+  visible: boolean;
+}
+
+/**
+ * Locks the store row (FOR UPDATE, as ingest does) and tells whether the viewer may see it.
+ * Null when there is no such store.
+ */
+export async function lockStore(trx: Db, viewer: Viewer, storeId: string): Promise<LockedStore | null> {
+  const row = await trx
+    .selectFrom('stores')
+    .select([
+      'stores.store_id as storeId',
+      'stores.store_no as storeNo',
+      'stores.store_name as storeName',
+      'stores.opening_date as openingDate',
+      'stores.gateway_info as gatewayInfo',
+      'stores.working_state as workingState',
+      (eb) => sql<boolean>`${storeVisibleTo(viewer)(eb)}`.as('visible'),
+    ])
+    .where('stores.store_id', '=', storeId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The unique fields whose value another store already holds (store_id counts only for a create). */
+export async function findDuplicateFields(
+  db: Db,
+  input: { storeId: string; storeNo: string; storeName: string; gatewayInfo: string | null; creating: boolean },
+): Promise<UniqueStoreField[]> {
+  let query = db
+    .selectFrom('stores')
+    .select(['store_id', 'store_no', 'store_name', 'gateway_info'])
+    .where((eb) =>
+      eb.or([
+        ...(input.creating ? [eb('store_id', '=', input.storeId)] : []),
+        eb('store_no', '=', input.storeNo),
+        eb('store_name', '=', input.storeName),
+        ...(input.gatewayInfo !== null ? [eb('gateway_info', '=', input.gatewayInfo)] : []),
+      ]),
+    );
+  if (!input.creating) query = query.where('store_id', '!=', input.storeId);
+  // Each unique column matches at most one store: four rows at most, each found by its unique index.
+  const rows = await query.limit(4).execute();
+  const fields: UniqueStoreField[] = [];
+  if (input.creating && rows.some((row) => row.store_id === input.storeId)) fields.push('store_id');
+  if (rows.some((row) => row.store_no === input.storeNo)) fields.push('store_no');
+  if (rows.some((row) => row.store_name === input.storeName)) fields.push('store_name');
+  if (input.gatewayInfo !== null && rows.some((row) => row.gateway_info === input.gatewayInfo)) fields.push('gateway_info');
+  return fields;
+}
+
+/** The gateway field alone, for an exchange. */
+export async function gatewayHeldByAnotherStore(db: Db, storeId: string, gatewayInfo: string): Promise<boolean> {
+  const row = await db.selectFrom('stores').select('store_id').where('gateway_info', '=', gatewayInfo).where('store_id', '!=', storeId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Checks the references of a store save: the store group exists (and belongs to company_id
+ * when one is given), the prefecture exists, every user group exists. Returns the store
+ * group's company and the fields that are wrong.
+ */
+export async function checkStoreReferences(
+  db: Db,
+  input: Pick<StoreSaveInput, 'storegroup_id' | 'company_id' | 'prefecture_id' | 'usergroup'>,
+): Promise<{ companyId: string | null; fields: Record<string, string> }> {
+  const [group, prefecture, groups] = await Promise.all([
+    db.selectFrom('storegroups').select('company_id').where('storegroup_id', '=', input.storegroup_id).executeTakeFirst(),
+    db.selectFrom('prefectures').select('prefecture_id').where('prefecture_id', '=', input.prefecture_id).executeTakeFirst(),
+    db.selectFrom('usergroups').select('usergroup_id').where('usergroup_id', 'in', input.usergroup).execute(),
+  ]);
+  const fields: Record<string, string> = {};
+  if (!group) fields.storegroup_id = '存在しない店舗グループです';
+  else if (input.company_id !== undefined && input.company_id !== group.company_id) fields.storegroup_id = '選択した会社の店舗グループではありません';
+  if (!prefecture) fields.prefecture_id = '存在しない都道府県です';
+  const known = new Set(groups.map((g) => g.usergroup_id));
+  const unknownIndex = input.usergroup.findIndex((id) => !known.has(id));
+  if (unknownIndex >= 0) fields.usergroup = `存在しないユーザーグループです (${input.usergroup[unknownIndex]})`;
+  return { companyId: group?.company_id ?? null, fields };
+}
+
+const storeColumns = (input: StoreSaveInput, companyId: string) => ({
+  store_no: input.store_no,
+  store_name: input.store_name,
+  company_id: companyId,
+  storegroup_id: input.storegroup_id,
+  prefecture_id: input.prefecture_id,
+  address: input.address,
+  tel_no: input.tel_no,
+  opening_date: input.opening_date,
+  closing_date: input.closing_date,
+});
+
+export async function insertStore(trx: Db, input: StoreSaveInput, companyId: string, workingState: number | null, now: Date): Promise<void> {
+  await trx
+    .insertInto('stores')
+    .values({ store_id: input.store_id, ...storeColumns(input, companyId), gateway_info: input.gateway_info, working_state: workingState, store_status: 0, created_at: now, updated_at: now })
+    .execute();
+  await replaceStoreUsergroups(trx, input.store_id, input.usergroup);
+}
+
+/** Updates the master fields (not the gateway: see setStoreGateway). */
+export async function updateStoreMaster(trx: Db, input: StoreSaveInput, companyId: string, now: Date): Promise<void> {
+  await trx.updateTable('stores').set({ ...storeColumns(input, companyId), updated_at: now }).where('store_id', '=', input.store_id).execute();
+  await replaceStoreUsergroups(trx, input.store_id, input.usergroup);
+}
+
+async function replaceStoreUsergroups(trx: Db, storeId: string, usergroupIds: number[]): Promise<void> {
+  await trx.deleteFrom('store_usergroups').where('store_id', '=', storeId).where('usergroup_id', 'not in', usergroupIds).execute();
+  await trx
+    .insertInto('store_usergroups')
+    .values(usergroupIds.map((usergroup_id) => ({ store_id: storeId, usergroup_id })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/**
+ * Sets the store's gateway and working state: the store's gateway tokens are revoked (the old
+ * gateway can upload no more), and the store's status follows the new working state. With
+ * `gatewayDown` the gateway-down flag is set too (removal clears it).
+ */
+export async function setStoreGateway(trx: Db, storeId: string, change: { gatewayInfo: string | null; workingState: number | null; gatewayDown?: boolean }, now: Date): Promise<void> {
+  await trx
+    .updateTable('stores')
+    .set({
+      gateway_info: change.gatewayInfo,
+      working_state: change.workingState,
+      ...(change.gatewayDown === undefined ? {} : { gateway_down: change.gatewayDown }),
+      updated_at: now,
+    })
+    .where('store_id', '=', storeId)
+    .execute();
+  await revokeGatewayTokens(trx, storeId, now);
+  await refreshStoreStatus(trx, storeId);
+}
+
+/**
+ * Ends the store's open alerts at `now` (the store was removed): history rows get their end,
+ * sensors lose their alert state, and nothing is mailed. Measurements and history stay.
+ */
+export async function endStoreAlerts(trx: Db, storeId: string, now: Date): Promise<number> {
+  const ended = await trx.updateTable('alert_history').set({ recovered_at: now }).where('store_id', '=', storeId).where('recovered_at', 'is', null).executeTakeFirst();
+  await trx
+    .updateTable('sensor_states')
+    .set({ status: 0, alert_codes: sql`'{}'`, engine_state: sql`engine_state - 'openAlerts' - 'pendingSince'`, updated_at: now })
+    .where('store_id', '=', storeId)
+    .execute();
+  return Number(ended.numUpdatedRows);
+}
+
+/** Recomputes stores.store_status from the working state, gateway and open alerts, and tells live screens. */
+async function refreshStoreStatus(trx: Db, storeId: string): Promise<void> {
+  const store = await trx.selectFrom('stores').select(['working_state', 'gateway_down']).where('store_id', '=', storeId).executeTakeFirstOrThrow();
+  const sensors = await trx.selectFrom('sensor_states').select('alert_codes').where('store_id', '=', storeId).where('status', '>', 0).execute();
+  const status = storeStatus(store.working_state, store.gateway_down, sensors.map((sensor) => ({ openCodes: sensor.alert_codes as never[] })));
+  await trx.updateTable('stores').set({ store_status: status }).where('store_id', '=', storeId).where('store_status', '!=', status).execute();
+  await sql`select pg_notify('onreco_store', ${storeId})`.execute(trx);
+}
+
+// ---- GET /v1/store_users ----
+
+export interface StoreUser {
+  user_id: number;
+  login_id: string;
+  user_name: string;
+  tel_no: string | null;
+  mailaddress1: string | null;
+  mailaddress2: string | null;
+  mailaddress3: string | null;
+  language: 'JP' | 'US';
+  valid_flg: number;
+  notice_flg: number;
+  alert_filter: number;
+  authority: number;
+}
+
+/** The most users one call returns (a store's users are tens; this bounds the answer). */
+export const STORE_USERS_LIMIT = 500;
+
+/**
+ * Everyone who can see the store (and so may be mailed about it): the members of the store's
+ * user groups, plus administrators and maintenance staff, who see every store. Both sets come
+ * from indexed walks (store_usergroups → user_usergroups, and the few staff groups), never a
+ * scan of all users. Ordered by name. Null when the viewer may not see the store.
+ */
+export async function listStoreUsers(db: Db, viewer: Viewer, storeId: string): Promise<StoreUser[] | null> {
+  const visible = await db.selectFrom('stores').select('stores.store_id').where('stores.store_id', '=', storeId).where(storeVisibleTo(viewer)).executeTakeFirst();
+  if (!visible) return null;
+  const { rows } = await sql<StoreUser>`
+    with ids as (
+      select uu.user_id from store_usergroups su join user_usergroups uu on uu.usergroup_id = su.usergroup_id where su.store_id = ${storeId}
+      union
+      select uu.user_id from usergroups g join user_usergroups uu on uu.usergroup_id = g.usergroup_id where g.usergroup_authority <= 5 or g.usergroup_authority = 10
+    )
+    select u.user_id, u.login_id, u.user_name, u.tel_no, u.mailaddress1, u.mailaddress2, u.mailaddress3, u.language, u.valid_flg, u.notice_flg, u.alert_filter,
+      coalesce((select min(g.usergroup_authority) from user_usergroups ug join usergroups g on g.usergroup_id = ug.usergroup_id where ug.user_id = u.user_id), 101)::int as authority
+    from users u join ids on ids.user_id = u.user_id
+    order by u.user_name, u.user_id
+    limit ${STORE_USERS_LIMIT}`.execute(db);
+  return rows;
+}

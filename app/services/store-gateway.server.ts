@@ -1,0 +1,272 @@
+import { randomInt } from 'node:crypto';
+import type { Db } from '~/db/db.server';
+import { can } from '~/domain/roles';
+import {
+  DUPLICATE_FIELD_MESSAGES,
+  STORE_MESSAGES,
+  type StoreSaveInput,
+  type UniqueStoreField,
+  canExchangeGateway,
+  canHoldPin,
+  canRemoveStore,
+  duplicateMessage,
+  pinCodeOf,
+  pinEffectiveTime,
+  workingStateAfterGatewayChange,
+} from '~/domain/store-schemas';
+import { audit } from '~/models/audit.server';
+import {
+  type GatewayPin,
+  type StoreInfo,
+  checkStoreReferences,
+  deletePin,
+  endStoreAlerts,
+  findDuplicateFields,
+  gatewayHeldByAnotherStore,
+  getCurrentPin,
+  getStoreInfo,
+  insertStore,
+  lockStore,
+  putPin,
+  setStoreGateway,
+  updateStoreMaster,
+} from '~/models/store-management.server';
+import type { Viewer } from '~/models/users.server';
+import { apiError } from './access.server';
+import { invalidRequest } from './api.server';
+
+// The store management writes, each in one transaction on the locked store row, each with its
+// audit_log row: PIN issue and reissue, gateway exchange, removal, and the store save of
+// POST /v1/stores (create and update). Decisions: docs/decisions/060-store-management.md.
+
+export type StoreWriteFailure =
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'forbidden' }
+  | { ok: false; reason: 'invalid_state' | 'conflict'; description: string; message: string }
+  | { ok: false; reason: 'duplicate'; fields: UniqueStoreField[]; message: string }
+  | { ok: false; reason: 'invalid'; fields: Record<string, string>; message: string };
+
+const notFound = { ok: false, reason: 'not_found' } as const;
+const forbidden = { ok: false, reason: 'forbidden' } as const;
+const duplicate = (fields: UniqueStoreField[]): StoreWriteFailure => ({ ok: false, reason: 'duplicate', fields, message: DUPLICATE_FIELD_MESSAGES[fields[0]] });
+
+/** The /on-reco answer for a failed write. */
+export function storeWriteError(failure: StoreWriteFailure, storeId: string): Response {
+  switch (failure.reason) {
+    case 'not_found':
+      return apiError(404, 'not_found', `Store ${storeId} was not found.`);
+    case 'forbidden':
+      return apiError(403, 'forbidden', 'This call is not allowed for your authority.');
+    case 'invalid_state':
+    case 'conflict':
+      return apiError(409, failure.reason, failure.description);
+    case 'duplicate':
+      return apiError(400, 'duplicate_value', failure.fields.map(duplicateMessage).join('; '), {
+        fields: Object.fromEntries(failure.fields.map((field) => [field, DUPLICATE_FIELD_MESSAGES[field]])),
+      });
+    case 'invalid':
+      return invalidRequest(failure.fields);
+  }
+}
+
+/** A unique violation that raced past the duplicate check becomes the same 400. */
+function uniqueViolationField(error: unknown): UniqueStoreField | null {
+  const pg = error as { code?: string; constraint?: string };
+  if (pg?.code !== '23505') return null;
+  const byConstraint: Record<string, UniqueStoreField> = {
+    stores_pkey: 'store_id',
+    stores_store_no_key: 'store_no',
+    stores_store_name_key: 'store_name',
+    stores_gateway_info_key: 'gateway_info',
+  };
+  return byConstraint[pg.constraint ?? ''] ?? null;
+}
+
+async function catchDuplicates<T>(work: () => Promise<T>): Promise<T | StoreWriteFailure> {
+  try {
+    return await work();
+  } catch (error) {
+    const field = uniqueViolationField(error);
+    if (field) return duplicate([field]);
+    throw error;
+  }
+}
+
+const newPin = (now: Date) => ({ pinCode: pinCodeOf(randomInt(0, 1_000_000)), effectiveTime: pinEffectiveTime(now) });
+
+// ---- PIN ----
+
+/**
+ * GET /v1/stores/pin and the page: the store's current PIN, issuing one when none is valid
+ * (a removed store gets none: null). The caller has checked the viewer may see the store.
+ */
+export async function getOrIssuePin(db: Db, viewer: Viewer, storeId: string, now: Date): Promise<GatewayPin | null> {
+  const current = await getCurrentPin(db, storeId, now);
+  if (current) return current;
+  return db.transaction().execute(async (trx) => {
+    const store = await lockStore(trx, viewer, storeId);
+    if (!store?.visible || !canHoldPin(store.workingState)) return null;
+    const issued = await putPin(trx, storeId, newPin(now), now, true);
+    if (!issued) return getCurrentPin(trx, storeId, now);
+    await audit(trx, { userId: viewer.userId, action: 'gateway_pin.issue', targetType: 'store', targetId: storeId, storeId, details: { effective_time: issued.effective_time }, at: now });
+    return issued;
+  });
+}
+
+/** The reissue button and POST /v1/stores/pin: a new PIN replaces the store's PIN. */
+export async function reissuePin(db: Db, viewer: Viewer, storeId: string, now: Date): Promise<{ ok: true; pin: GatewayPin } | StoreWriteFailure> {
+  return db.transaction().execute(async (trx) => {
+    const store = await lockStore(trx, viewer, storeId);
+    if (!store?.visible) return notFound;
+    if (!canHoldPin(store.workingState)) {
+      return { ok: false, reason: 'invalid_state', description: 'A removed store has no PIN; exchange its gateway first.', message: '撤去された店舗にはPINを発行できません。先にゲートウェイを交換してください。' } as const;
+    }
+    const pin = (await putPin(trx, storeId, newPin(now), now))!;
+    await audit(trx, { userId: viewer.userId, action: 'gateway_pin.reissue', targetType: 'store', targetId: storeId, storeId, details: { effective_time: pin.effective_time }, at: now });
+    return { ok: true, pin } as const;
+  });
+}
+
+// ---- gateway exchange and removal ----
+
+/**
+ * Gateway exchange (000 §4, §5), in working states 1 and 2: the store's gateway becomes
+ * `gatewayInfo`, the old gateway's token is revoked, and the store waits for the new
+ * gateway's first communication (working state 0) until it pairs with the PIN and uploads.
+ */
+export async function exchangeGateway(db: Db, viewer: Viewer, storeId: string, gatewayInfo: string, now: Date): Promise<{ ok: true } | StoreWriteFailure> {
+  return catchDuplicates(() =>
+    db.transaction().execute(async (trx) => {
+      const store = await lockStore(trx, viewer, storeId);
+      if (!store?.visible) return notFound;
+      if (!canExchangeGateway(store.workingState)) {
+        return {
+          ok: false,
+          reason: 'invalid_state',
+          description: 'A gateway can be exchanged only while the store is operating (1) or removed (2).',
+          message: 'ゲートウェイ交換は稼働中または撤去の店舗でのみ行えます。',
+        } as const;
+      }
+      if (await gatewayHeldByAnotherStore(trx, storeId, gatewayInfo)) return duplicate(['gateway_info']);
+      const workingState = workingStateAfterGatewayChange(store.workingState, gatewayInfo);
+      await setStoreGateway(trx, storeId, { gatewayInfo, workingState }, now);
+      await audit(trx, {
+        userId: viewer.userId,
+        action: 'gateway.exchange',
+        targetType: 'store',
+        targetId: storeId,
+        storeId,
+        details: { from: store.gatewayInfo, to: gatewayInfo, working_state: { from: store.workingState, to: workingState } },
+        at: now,
+      });
+      return { ok: true } as const;
+    }),
+  );
+}
+
+/**
+ * Removal (撤去), only for an operating store with a gateway: working state 2, the gateway's
+ * token revoked and its PIN deleted, the store's open alerts ended without mail. The store
+ * keeps its gateway_info (shown as the removed gateway), its sensors, measurements and
+ * history. `gatewayInfo` '' means the store's gateway, whatever it is; otherwise it must be it.
+ */
+export async function removeGateway(db: Db, viewer: Viewer, storeId: string, gatewayInfo: string, now: Date): Promise<{ ok: true; gatewayInfo: string } | StoreWriteFailure> {
+  return db.transaction().execute(async (trx) => {
+    const store = await lockStore(trx, viewer, storeId);
+    if (!store?.visible) return notFound;
+    if (gatewayInfo !== '' && gatewayInfo !== store.gatewayInfo) {
+      return {
+        ok: false,
+        reason: 'conflict',
+        description: 'gateway_info is not the store\'s current gateway.',
+        message: 'ゲートウェイ情報が店舗の現在のゲートウェイと一致しません。画面を更新してください。',
+      } as const;
+    }
+    if (!canRemoveStore(store.workingState, store.gatewayInfo)) {
+      return {
+        ok: false,
+        reason: 'invalid_state',
+        description: 'Only an operating store (working_state 1) with a gateway can be removed.',
+        message: '撤去できるのは稼働中でゲートウェイ情報のある店舗だけです。',
+      } as const;
+    }
+    const endedAlerts = await endStoreAlerts(trx, storeId, now);
+    await setStoreGateway(trx, storeId, { gatewayInfo: store.gatewayInfo, workingState: 2, gatewayDown: false }, now);
+    await deletePin(trx, storeId);
+    await audit(trx, {
+      userId: viewer.userId,
+      action: 'store.removal',
+      targetType: 'store',
+      targetId: storeId,
+      storeId,
+      details: { gateway_info: store.gatewayInfo, ended_alerts: endedAlerts },
+      at: now,
+    });
+    return { ok: true, gatewayInfo: store.gatewayInfo! } as const;
+  });
+}
+
+// ---- POST /v1/stores ----
+
+/** `store` is null when the saver cannot see the store they created (none of its user groups is theirs). */
+export type StoreSaveResult = { ok: true; created: boolean; store: StoreInfo | null } | StoreWriteFailure;
+
+/**
+ * The shared store save (create and update; 000 §7, 001 §3/§5/§8). An existing store the
+ * viewer may see is updated (masterMenu or storeManagement); otherwise a new store is created
+ * (masterMenu). A store_id that exists but is not the viewer's is a duplicate, like any taken
+ * value. A changed gateway_info is a gateway change: the old token is revoked and the working
+ * state follows workingStateAfterGatewayChange. The opening date of an operating or removed
+ * store cannot change (001 §2 Store edit).
+ */
+export async function saveStore(db: Db, viewer: Viewer, input: StoreSaveInput, now: Date): Promise<StoreSaveResult> {
+  const mayCreate = can(viewer.authority, 'masterMenu');
+  const mayUpdate = mayCreate || can(viewer.authority, 'storeManagement');
+  if (!mayUpdate) return forbidden;
+  const saved = await catchDuplicates(() =>
+    db.transaction().execute(async (trx): Promise<{ ok: true; created: boolean } | StoreWriteFailure> => {
+      const existing = await lockStore(trx, viewer, input.store_id);
+      const creating = !existing?.visible;
+      if (creating && !mayCreate) return forbidden;
+      const references = await checkStoreReferences(trx, input);
+      const fields = { ...references.fields };
+      if (creating && input.gateway_info === null) fields.gateway_info = STORE_MESSAGES.required;
+      if (existing && !creating && existing.openingDate !== input.opening_date && (existing.workingState === 1 || existing.workingState === 2)) {
+        fields.opening_date = '稼働中または撤去の店舗の開店日は変更できません';
+      }
+      if (Object.keys(fields).length > 0) return { ok: false, reason: 'invalid', fields, message: STORE_MESSAGES.banner };
+      const duplicates = await findDuplicateFields(trx, { storeId: input.store_id, storeNo: input.store_no, storeName: input.store_name, gatewayInfo: input.gateway_info, creating });
+      if (duplicates.length > 0) return duplicate(duplicates);
+      const companyId = references.companyId!;
+      if (creating) {
+        const workingState = workingStateAfterGatewayChange(null, input.gateway_info);
+        await insertStore(trx, input, companyId, workingState, now);
+        await audit(trx, { userId: viewer.userId, action: 'store.create', targetType: 'store', targetId: input.store_id, storeId: input.store_id, details: { store_no: input.store_no, store_name: input.store_name, gateway_info: input.gateway_info }, at: now });
+        return { ok: true, created: true };
+      }
+      await updateStoreMaster(trx, input, companyId, now);
+      const gatewayChanged = existing.gatewayInfo !== input.gateway_info;
+      let workingState = existing.workingState;
+      if (gatewayChanged) {
+        workingState = workingStateAfterGatewayChange(existing.workingState, input.gateway_info);
+        await setStoreGateway(trx, input.store_id, { gatewayInfo: input.gateway_info, workingState }, now);
+      }
+      await audit(trx, { userId: viewer.userId, action: 'store.update', targetType: 'store', targetId: input.store_id, storeId: input.store_id, details: { store_no: input.store_no, store_name: input.store_name }, at: now });
+      if (gatewayChanged) {
+        await audit(trx, {
+          userId: viewer.userId,
+          action: input.gateway_info === null ? 'gateway.clear' : 'gateway.exchange',
+          targetType: 'store',
+          targetId: input.store_id,
+          storeId: input.store_id,
+          details: { from: existing.gatewayInfo, to: input.gateway_info, working_state: { from: existing.workingState, to: workingState }, via: 'store save' },
+          at: now,
+        });
+      }
+      return { ok: true, created: false };
+    }),
+  );
+  if (!saved.ok) return saved;
+  const store = await getStoreInfo(db, viewer, input.store_id);
+  return { ok: true, created: saved.created, store };
+}
