@@ -166,6 +166,15 @@ export interface MeasurementTable {
   received_at: CreatedAt;
 }
 
+/** Readings rounded to the nearest 10 minutes, kept by a trigger on measurements (migration 2026-11-22-30). */
+export interface MeasurementBucketTable {
+  store_id: string;
+  equipment_id: number;
+  bucket: Timestamp;
+  temperature_sum: number;
+  temperature_count: number;
+}
+
 export interface MeasurementCommentTable {
   store_id: string;
   equipment_id: number;
@@ -333,6 +342,7 @@ export interface Database {
   measure_target_equipment_kinds: MeasureTargetEquipmentKindTable;
   sensors: SensorTable;
   measurements: MeasurementTable;
+  measurement_buckets: MeasurementBucketTable;
   measurement_comments: MeasurementCommentTable;
   sensor_states: SensorStateTable;
   alert_history: AlertHistoryTable;

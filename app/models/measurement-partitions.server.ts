@@ -26,23 +26,28 @@ export async function ensureMeasurementPartitions(db: Db, from: Date, to: Date):
 }
 
 async function ensureMonthPartition(db: Db, year: number, month: number): Promise<void> {
-  const name = partitionName(year, month);
   const start = fromJapan(year, month, 1).toISOString();
   const end = fromJapan(year, month + 1, 1).toISOString();
   await db.transaction().execute(async (trx) => {
     // One creator at a time (worker and start-up may race); the lock ends with the transaction.
     await sql`select pg_advisory_xact_lock(hashtext('measurement-partitions'))`.execute(trx);
-    const exists = await sql<{ found: boolean }>`select to_regclass(${name}) is not null as found`.execute(trx);
-    if (exists.rows[0]?.found) return;
-    const table = sql.table(name);
-    await sql`create table ${table} (like measurements including defaults including constraints)`.execute(trx);
-    await sql`
-      with moved as (
-        delete from measurements_default
-        where measured_at >= ${start}::timestamptz and measured_at < ${end}::timestamptz
-        returning *
-      )
-      insert into ${table} select * from moved`.execute(trx);
-    await sql`alter table measurements attach partition ${table} for values from (${sql.lit(start)}) to (${sql.lit(end)})`.execute(trx);
+    await attachMonth(trx, 'measurements', 'measured_at', partitionName(year, month), start, end);
+    // The graphs' 10-minute buckets (kept by a trigger on measurements) are partitioned the same way.
+    await attachMonth(trx, 'measurement_buckets', 'bucket', `measurement_buckets_${year}${String(month).padStart(2, '0')}`, start, end);
   });
+}
+
+async function attachMonth(trx: Db, parent: 'measurements' | 'measurement_buckets', column: string, name: string, start: string, end: string): Promise<void> {
+  const exists = await sql<{ found: boolean }>`select to_regclass(${name}) is not null as found`.execute(trx);
+  if (exists.rows[0]?.found) return;
+  const table = sql.table(name);
+  await sql`create table ${table} (like ${sql.table(parent)} including defaults including constraints)`.execute(trx);
+  await sql`
+    with moved as (
+      delete from ${sql.table(`${parent}_default`)}
+      where ${sql.ref(column)} >= ${start}::timestamptz and ${sql.ref(column)} < ${end}::timestamptz
+      returning *
+    )
+    insert into ${table} select * from moved`.execute(trx);
+  await sql`alter table ${sql.table(parent)} attach partition ${table} for values from (${sql.lit(start)}) to (${sql.lit(end)})`.execute(trx);
 }

@@ -1,0 +1,382 @@
+import { type SqlBool, sql } from 'kysely';
+import type { Db } from '~/db/db.server';
+import type { DefrostRange } from '~/db/schema';
+import { parseDefrostTimes } from '~/domain/defrost';
+import {
+  COMMENT_SNAP_MINUTES,
+  CSV_BOM,
+  type GraphUnit,
+  type MinuteRange,
+  type PanelState,
+  type ValueBand,
+  alertStopRangesInPeriod,
+  axisRange,
+  dailyRangesInPeriod,
+  graphPeriod,
+  periodLabel,
+  shadesDefrost,
+  shiftPeriod,
+  thresholdBands,
+  type CsvReading,
+  type GraphPeriod,
+  type SeriesPoint,
+  csvLine,
+  measurementCsvRow,
+  MEASUREMENT_CSV_HEADER,
+  bucketWindow,
+  sensorColour,
+  slotOf,
+  slotOfReading,
+} from '~/domain/graph';
+import type { AlertStopSchedule } from '~/domain/alert-stop-schedule';
+import { type DayRange, toCompactDateTime } from '~/domain/japan-time';
+import { storeVisibleTo } from './stores.server';
+import type { Viewer } from './users.server';
+
+// The temperature graphs' data: the store's sensors for the side menu, the bucketed series of
+// the checked sensors (averaged in SQL over the measurements' primary key, one query for all of
+// them), the comments on readings, and the measurement CSV. Every query carries the viewer's
+// access to the store in its where.
+
+/** `exists (the store, visible to the viewer)`, for queries on tables keyed by store_id. */
+function storeIsVisible(db: Db, viewer: Viewer, storeId: string) {
+  return sql<SqlBool>`exists (${db.selectFrom('stores').select(sql`1`.as('one')).where('stores.store_id', '=', storeId).where(storeVisibleTo(viewer))})`;
+}
+
+export interface GraphSensor {
+  equipmentId: number;
+  equipmentName: string;
+  iconKind: number;
+  locationNo: number | null;
+  lowerLimit: number | null;
+  upperLimit: number | null;
+  commentRequired: boolean;
+  /** From the fixed palette by the sensor's place in the store's order. */
+  colour: string;
+  /** Daily defrost ranges (def_time), minutes since Japan midnight. */
+  defrost: DayRange[];
+}
+
+function defrostRanges(defTime: DefrostRange[] | null): DayRange[] {
+  const parsed = parseDefrostTimes(defTime ?? []);
+  return parsed.ok ? parsed.ranges : [];
+}
+
+/**
+ * The store's displayed sensors (disp_flg 1) in the default order (000 §9: lower limit
+ * ascending, then location number, then id), each with its palette colour. null when the
+ * store does not exist or the viewer may not see it.
+ */
+export async function listGraphSensors(db: Db, viewer: Viewer, storeId: string): Promise<GraphSensor[] | null> {
+  const rows = await db
+    .selectFrom('stores')
+    .leftJoin('sensors as s', (join) => join.onRef('s.store_id', '=', 'stores.store_id').on('s.disp_flg', '=', 1))
+    .select(['s.equipment_id', 's.equipment_name', 's.icon_kind', 's.location_no', 's.lower_limit', 's.upper_limit', 's.comment_required', 's.def_time'])
+    .where('stores.store_id', '=', storeId)
+    .where(storeVisibleTo(viewer))
+    .orderBy(sql`s.lower_limit asc nulls last`)
+    .orderBy(sql`coalesce(s.location_no, 0)`)
+    .orderBy('s.equipment_id')
+    .execute();
+  if (rows.length === 0) return null;
+  return rows
+    .filter((row) => row.equipment_id !== null)
+    .map((row, index) => ({
+      equipmentId: row.equipment_id!,
+      equipmentName: row.equipment_name!,
+      iconKind: row.icon_kind!,
+      locationNo: row.location_no,
+      lowerLimit: row.lower_limit,
+      upperLimit: row.upper_limit,
+      commentRequired: row.comment_required === 1,
+      colour: sensorColour(index),
+      defrost: defrostRanges(row.def_time),
+    }));
+}
+
+export interface GraphComment {
+  slot: number;
+  /** The reading's time, YYYYMMDDHHmmss (Japan). */
+  startDate: string;
+  comment: string;
+}
+
+export interface GraphSeries {
+  equipmentId: number;
+  /** Slots with a value, in order; slots without readings are left out. */
+  points: SeriesPoint[];
+  comments: GraphComment[];
+}
+
+/**
+ * The series of the checked sensors over a period, from the 10-minute buckets that a trigger
+ * keeps beside the readings (each reading rounded to the nearest 10 minutes, 000 §9): a day
+ * shows them as they are (144 slots), a week rounds them again to 30 minutes (336), a month to
+ * the hour (≤ 744). A slot's value is the average of its readings to 0.1 °C (error readings
+ * left out). ONE query over the buckets' key (store_id, equipment_id, bucket) for all sensors,
+ * grouped in SQL. The comments of the period come in a second, small query on their own key.
+ */
+export async function readGraphSeries(db: Db, viewer: Viewer, input: { storeId: string; equipmentIds: readonly number[]; period: GraphPeriod }): Promise<GraphSeries[]> {
+  const { storeId, equipmentIds, period } = input;
+  if (equipmentIds.length === 0) return [];
+  const { from, to } = bucketWindow(period);
+  // Comments are on readings: a little wider than the buckets, then kept by their slot.
+  const margin = 10 * 60_000;
+  const step = `${period.stepMinutes} minutes`;
+  const half = `${period.stepMinutes * 30} seconds`;
+  const ids = [...equipmentIds];
+  const [buckets, comments] = await Promise.all([
+    db
+      .selectFrom('measurement_buckets as b')
+      .select([
+        'b.equipment_id',
+        // A 10-minute bucket rounded again to the period's step (half-way up), on the grid of the period start.
+        sql<Date>`date_bin(${step}::interval, b.bucket + ${half}::interval, ${period.since}::timestamptz)`.as('slot_time'),
+        sql<number>`round((sum(b.temperature_sum) / sum(b.temperature_count))::numeric, 1)`.as('temperature'),
+      ])
+      .where('b.store_id', '=', storeId)
+      .where('b.equipment_id', '=', sql<number>`any(${ids}::int[])`)
+      .where('b.bucket', '>=', from)
+      .where('b.bucket', '<', to)
+      .where(storeIsVisible(db, viewer, storeId))
+      .groupBy(['b.equipment_id', sql`2`])
+      .orderBy('b.equipment_id')
+      .orderBy(sql`2`)
+      .execute(),
+    db
+      .selectFrom('measurement_comments as c')
+      .select(['c.equipment_id', 'c.measured_at', 'c.comment'])
+      .where('c.store_id', '=', storeId)
+      .where('c.equipment_id', '=', sql<number>`any(${ids}::int[])`)
+      .where('c.measured_at', '>=', new Date(from.getTime() - margin))
+      .where('c.measured_at', '<', new Date(to.getTime() + margin))
+      .where(storeIsVisible(db, viewer, storeId))
+      .orderBy('c.measured_at')
+      .execute(),
+  ]);
+  const series = new Map<number, GraphSeries>(ids.map((id) => [id, { equipmentId: id, points: [], comments: [] }]));
+  for (const row of buckets) series.get(row.equipment_id)?.points.push([slotOf(period, row.slot_time), row.temperature]);
+  for (const row of comments) {
+    const slot = slotOfReading(period, row.measured_at);
+    if (slot < 0 || slot >= period.slotCount) continue;
+    series.get(row.equipment_id)?.comments.push({ slot, startDate: toCompactDateTime(row.measured_at), comment: row.comment });
+  }
+  return [...series.values()];
+}
+
+/** What a graph panel draws: its period and navigation, the checked sensors' series and shaded ranges, the axis. */
+export interface GraphPanelView {
+  unit: GraphUnit;
+  /** YYYYMMDD: the day the panel was asked for (the date picker's value). */
+  date: string;
+  /** YYYYMMDD: the period's first day. */
+  startDate: string;
+  label: string;
+  previousDate: string;
+  /** null when the next period has not started yet. */
+  nextDate: string | null;
+  sinceMs: number;
+  stepMinutes: number;
+  slotCount: number;
+  /** Checked sensors in the store's order. */
+  selected: number[];
+  series: GraphSeries[];
+  defrost: { equipmentId: number; ranges: MinuteRange[] }[];
+  alertStops: MinuteRange[];
+  yRange: { min: number; max: number };
+  thresholdBands: ValueBand[];
+  /** The limits drawn as lines (one sensor shown). */
+  limits: number[];
+}
+
+/**
+ * One panel: the checked sensors of the store (every displayed sensor when the URL names none;
+ * ids that are not the store's displayed sensors are dropped), their series, defrost ranges and
+ * the store's alert-stop windows over the period, and the y-axis (000 §9).
+ */
+export async function loadGraphPanel(
+  db: Db,
+  viewer: Viewer,
+  input: { storeId: string; sensors: readonly GraphSensor[]; panel: PanelState; schedules: readonly AlertStopSchedule[]; today: string },
+): Promise<GraphPanelView> {
+  const { sensors, panel } = input;
+  const period = graphPeriod(panel.unit, panel.date);
+  const wanted = panel.equipmentIds === null ? null : new Set(panel.equipmentIds);
+  const shown = sensors.filter((sensor) => wanted === null || wanted.has(sensor.equipmentId));
+  const selected = shown.map((sensor) => sensor.equipmentId);
+  const series = await readGraphSeries(db, viewer, { storeId: input.storeId, equipmentIds: selected, period });
+  const bands = thresholdBands(shown);
+  const limits = shown.length === 1 ? [shown[0].lowerLimit, shown[0].upperLimit].filter((limit): limit is number => limit !== null) : [];
+  const nextDate = shiftPeriod(period, 1);
+  return {
+    unit: panel.unit,
+    date: panel.date,
+    startDate: period.startDate,
+    label: periodLabel(period),
+    previousDate: shiftPeriod(period, -1),
+    nextDate: nextDate <= input.today ? nextDate : null,
+    sinceMs: period.since.getTime(),
+    stepMinutes: period.stepMinutes,
+    slotCount: period.slotCount,
+    selected,
+    series,
+    defrost: shadesDefrost(period.unit, shown.length)
+      ? shown.filter((sensor) => sensor.defrost.length > 0).map((sensor) => ({ equipmentId: sensor.equipmentId, ranges: dailyRangesInPeriod(sensor.defrost, period) }))
+      : [],
+    alertStops: alertStopRangesInPeriod(input.schedules, selected, period),
+    yRange: axisRange([...series.flatMap((s) => s.points.map(([, value]) => value)), ...limits]),
+    thresholdBands: bands,
+    limits,
+  };
+}
+
+// ---- comments ----------------------------------------------------------------------------------
+
+export type CommentOutcome =
+  | { ok: true; equipmentId: number; measuredAt: Date; comment: string | null }
+  | { ok: false; reason: 'not_found' | 'not_allowed' | 'no_reading' };
+
+/**
+ * Registers (or, with an empty text, removes) the comment on a reading (000 §5: only for a
+ * sensor with comment_required = 1). `at` names the reading: the sensor's reading nearest to it
+ * within 5 minutes, so a click on a graph point (a rounded time) finds the reading it shows.
+ * With storeId, the sensor must belong to that store (the page's own store).
+ */
+export async function saveMeasurementComment(
+  db: Db,
+  viewer: Viewer,
+  input: { equipmentId: number; at: Date; comment: string; storeId?: string },
+): Promise<CommentOutcome> {
+  let sensorQuery = db
+    .selectFrom('sensors as s')
+    .innerJoin('stores', 'stores.store_id', 's.store_id')
+    .select(['s.store_id', 's.equipment_id', 's.comment_required'])
+    .where('s.equipment_id', '=', input.equipmentId)
+    .where(storeVisibleTo(viewer));
+  if (input.storeId !== undefined) sensorQuery = sensorQuery.where('s.store_id', '=', input.storeId);
+  const sensor = await sensorQuery.executeTakeFirst();
+  if (!sensor) return { ok: false, reason: 'not_found' };
+  if (sensor.comment_required !== 1) return { ok: false, reason: 'not_allowed' };
+  const snap = COMMENT_SNAP_MINUTES * 60_000;
+  const reading = await db
+    .selectFrom('measurements')
+    .select('measured_at')
+    .where('store_id', '=', sensor.store_id)
+    .where('equipment_id', '=', sensor.equipment_id)
+    .where('measured_at', '>=', new Date(input.at.getTime() - snap))
+    .where('measured_at', '<=', new Date(input.at.getTime() + snap))
+    .orderBy(sql`abs(extract(epoch from measured_at - ${input.at}::timestamptz))`)
+    .orderBy('measured_at')
+    .limit(1)
+    .executeTakeFirst();
+  if (!reading) return { ok: false, reason: 'no_reading' };
+  const key = { store_id: sensor.store_id, equipment_id: sensor.equipment_id, measured_at: reading.measured_at };
+  if (input.comment === '') {
+    await db
+      .deleteFrom('measurement_comments')
+      .where('store_id', '=', key.store_id)
+      .where('equipment_id', '=', key.equipment_id)
+      .where('measured_at', '=', key.measured_at)
+      .execute();
+    return { ok: true, equipmentId: sensor.equipment_id, measuredAt: reading.measured_at, comment: null };
+  }
+  await db
+    .insertInto('measurement_comments')
+    .values({ ...key, comment: input.comment, user_id: viewer.userId })
+    .onConflict((oc) => oc.columns(['store_id', 'equipment_id', 'measured_at']).doUpdateSet({ comment: input.comment, user_id: viewer.userId, created_at: sql`now()` }))
+    .execute();
+  return { ok: true, equipmentId: sensor.equipment_id, measuredAt: reading.measured_at, comment: input.comment };
+}
+
+// ---- CSV ---------------------------------------------------------------------------------------
+
+export interface CsvSensor {
+  storeId: string;
+  equipmentId: number;
+  equipmentName: string;
+}
+
+/**
+ * The sensors of a CSV, in the order asked. null when one of them does not exist or the viewer
+ * may not see it (or, with storeId, it is not that store's): the whole request is refused, so
+ * nothing leaks.
+ */
+export async function resolveCsvSensors(db: Db, viewer: Viewer, equipmentIds: readonly number[], storeId?: string): Promise<CsvSensor[] | null> {
+  let query = db
+    .selectFrom('sensors as s')
+    .innerJoin('stores', 'stores.store_id', 's.store_id')
+    .select(['s.store_id as storeId', 's.equipment_id as equipmentId', 's.equipment_name as equipmentName'])
+    .where('s.equipment_id', '=', sql<number>`any(${[...equipmentIds]}::int[])`)
+    .where(storeVisibleTo(viewer));
+  if (storeId !== undefined) query = query.where('s.store_id', '=', storeId);
+  const rows = await query.execute();
+  const byId = new Map(rows.map((row) => [row.equipmentId, row]));
+  const sensors = equipmentIds.map((id) => byId.get(id));
+  return sensors.every((sensor) => sensor !== undefined) ? (sensors as CsvSensor[]) : null;
+}
+
+/** Rows a CSV page reads at once (keyset on the primary key). */
+const CSV_PAGE_ROWS = 5_000;
+
+/**
+ * The CSV's text, a page at a time: the header, then each sensor's readings from `since` to
+ * `until` (both inclusive) oldest first, with their comments. Each page is one range read of
+ * the primary key after the last reading of the previous page, so memory stays flat whatever
+ * the range.
+ */
+export async function* measurementCsvChunks(db: Db, viewer: Viewer, sensors: readonly CsvSensor[], range: { since: Date; until: Date }): AsyncGenerator<string> {
+  yield csvLine(MEASUREMENT_CSV_HEADER);
+  for (const sensor of sensors) {
+    let after: Date | null = null;
+    for (;;) {
+      let query = db
+        .selectFrom('measurements as m')
+        .leftJoin('measurement_comments as c', (join) =>
+          join.onRef('c.store_id', '=', 'm.store_id').onRef('c.equipment_id', '=', 'm.equipment_id').onRef('c.measured_at', '=', 'm.measured_at'),
+        )
+        .select(['m.measured_at', 'm.temperature', 'm.error', 'm.battery', 'm.receive_sensitivity', 'c.comment'])
+        .where('m.store_id', '=', sensor.storeId)
+        .where('m.equipment_id', '=', sensor.equipmentId)
+        .where('m.measured_at', '<=', range.until)
+        .where(storeIsVisible(db, viewer, sensor.storeId))
+        .orderBy('m.measured_at')
+        .limit(CSV_PAGE_ROWS);
+      query = after ? query.where('m.measured_at', '>', after) : query.where('m.measured_at', '>=', range.since);
+      const rows = await query.execute();
+      if (rows.length === 0) break;
+      let text = '';
+      for (const row of rows) {
+        const reading: CsvReading = {
+          measuredAt: row.measured_at,
+          temperature: row.temperature,
+          error: row.error,
+          battery: row.battery,
+          receiveSensitivity: row.receive_sensitivity,
+          comment: row.comment,
+        };
+        text += csvLine(measurementCsvRow(sensor, reading));
+      }
+      yield text;
+      if (rows.length < CSV_PAGE_ROWS) break;
+      after = rows[rows.length - 1].measured_at;
+    }
+  }
+}
+
+/** The CSV as bytes: the UTF-8 byte order mark (so that Excel reads the Japanese text), then the chunks. */
+export function csvByteStream(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(CSV_BOM));
+    },
+    async pull(controller) {
+      const { value, done } = await chunks.next();
+      if (done) controller.close();
+      else controller.enqueue(encoder.encode(value));
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+}

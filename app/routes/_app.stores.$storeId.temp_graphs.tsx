@@ -1,0 +1,112 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
+import { Link, useLoaderData, useRevalidator, useRouteLoaderData } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
+import { GraphPanel } from '~/components/graphs/graph-panel';
+import { getDb } from '~/db/db.server';
+import { GRAPH_MAX_PANELS, GRAPH_REFRESH_MS, GRAPH_TEXTS, addPanel, panelsSearch, parsePanels } from '~/domain/graph';
+import { MeasurementCommentSchema } from '~/domain/graph-schemas';
+import { toCompactDate, toCompactDateTime } from '~/domain/japan-time';
+import { listGraphSensors, loadGraphPanel, saveMeasurementComment } from '~/models/graph.server';
+import { requireStoreAccess, requireUser } from '~/services/access.server';
+import { fieldErrors } from '~/services/api.server';
+import { loadAlertStopSchedules } from '~/services/sensor-evaluation.server';
+import type { loader as storeLoader } from './_app.stores.$storeId';
+
+export const meta: MetaFunction = () => [{ title: '温度グラフ | On-Reco' }];
+
+// /stores/{store_id}/temp_graphs (000 §2 "Temperature graphs", §9): one or two panels, each with
+// its unit, period and checked sensors in the URL (equipment_id, unit, start_date; p2_… for the
+// second), so links, the back button and a page without JavaScript all work. Refreshes every 60 s.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const storeId = params.storeId ?? '';
+  await requireStoreAccess(viewer, storeId);
+  const db = getDb();
+  const sensors = await listGraphSensors(db, viewer, storeId);
+  if (!sensors) throw redirect('/not_found');
+  const today = toCompactDate(new Date());
+  const states = parsePanels(new URL(request.url).searchParams, today);
+  const schedules = await loadAlertStopSchedules(db, storeId);
+  const panels = await Promise.all(states.map((panel) => loadGraphPanel(db, viewer, { storeId, sensors, panel, schedules, today })));
+  return json({
+    storeId,
+    today,
+    states,
+    sensors: sensors.map(({ defrost: _defrost, ...sensor }) => sensor),
+    panels,
+  });
+}
+
+// The comment dialog (fetcher): the comment on the reading at a point, for sensors with comment_required = 1.
+export async function action({ request, params }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const storeId = params.storeId ?? '';
+  await requireStoreAccess(viewer, storeId);
+  const parsed = MeasurementCommentSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    const fields = fieldErrors(parsed.error);
+    return json({ ok: false as const, message: fields.comment ?? GRAPH_TEXTS.commentFailed }, { status: 400 });
+  }
+  const input = parsed.data;
+  const outcome = await saveMeasurementComment(getDb(), viewer, { equipmentId: input.equipment_id, at: input.start_date, comment: input.comment, storeId });
+  if (!outcome.ok) return json({ ok: false as const, message: GRAPH_TEXTS.commentFailed }, { status: outcome.reason === 'not_found' ? 404 : 400 });
+  return json({ ok: true as const, message: GRAPH_TEXTS.commentSaved, startDate: toCompactDateTime(outcome.measuredAt) });
+}
+
+export default function TemperatureGraphsPage() {
+  const { storeId, states, sensors, panels, today } = useLoaderData<typeof loader>();
+  const store = useRouteLoaderData<typeof storeLoader>('routes/_app.stores.$storeId')?.store;
+  useRefresh();
+  const full = states.length >= GRAPH_MAX_PANELS;
+  return (
+    <main className="mx-auto w-full max-w-[1400px] flex-1 px-4 py-6 sm:px-6">
+      <div className="mb-5 flex flex-wrap items-end justify-between gap-4">
+        <div>
+          {store && <p className="text-sm font-medium text-slate-500">{store.storeName}</p>}
+          <h1 className="text-xl font-bold text-slate-800">{GRAPH_TEXTS.title}</h1>
+        </div>
+        {/* 000 §2: "＋" adds a panel and is ignored once there are two. */}
+        {full ? (
+          <button type="button" className="btn-secondary h-10 w-10 px-0 text-lg text-slate-400" aria-label={GRAPH_TEXTS.addPanel} title={GRAPH_TEXTS.panelLimit} data-panels={states.length}>
+            ＋
+          </button>
+        ) : (
+          <Link
+            to={`?${panelsSearch(addPanel(states))}`}
+            preventScrollReset
+            className="btn-secondary h-10 w-10 px-0 text-lg"
+            aria-label={GRAPH_TEXTS.addPanel}
+            title={GRAPH_TEXTS.addPanel}
+            data-panels={states.length}
+          >
+            ＋
+          </Link>
+        )}
+      </div>
+      {sensors.length === 0 ? (
+        <p className="card px-4 py-12 text-center text-sm text-slate-500">{GRAPH_TEXTS.noSensor}</p>
+      ) : (
+        <div className="space-y-5">
+          {panels.map((panel, index) => (
+            <GraphPanel key={index} index={index} storeId={storeId} states={states} panel={panel} sensors={sensors} today={today} />
+          ))}
+        </div>
+      )}
+    </main>
+  );
+}
+
+/** 000 §9: the page's data is reloaded every 60 s (while the tab is visible). */
+function useRefresh() {
+  const revalidator = useRevalidator();
+  const ref = useRef(revalidator);
+  useEffect(() => {
+    ref.current = revalidator;
+  });
+  useEffect(() => {
+    const timer = window.setInterval(() => {
+      if (document.visibilityState === 'visible' && ref.current.state === 'idle') ref.current.revalidate();
+    }, GRAPH_REFRESH_MS);
+    return () => window.clearInterval(timer);
+  }, []);
+}

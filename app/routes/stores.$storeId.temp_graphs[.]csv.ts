@@ -1,0 +1,23 @@
+import { type LoaderFunctionArgs, json } from '@remix-run/node';
+import { getDb } from '~/db/db.server';
+import { MEASUREMENT_CSV_RESPONSE_HEADERS, graphPeriod } from '~/domain/graph';
+import { GraphCsvQuerySchema } from '~/domain/graph-schemas';
+import { csvByteStream, measurementCsvChunks, resolveCsvSensors } from '~/models/graph.server';
+import { requireStoreAccess, requireUser } from '~/services/access.server';
+import { fieldErrors } from '~/services/api.server';
+
+// The CSV link of a graph panel (session cookie): the same file as GET
+// /v1/equipments/measurement/csv, for the panel's checked sensors (of this store) and period.
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const storeId = params.storeId ?? '';
+  await requireStoreAccess(viewer, storeId);
+  const parsed = GraphCsvQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) return json({ error: 'invalid_request', fields: fieldErrors(parsed.error) }, { status: 400 });
+  const db = getDb();
+  const sensors = await resolveCsvSensors(db, viewer, parsed.data.equipment_id, storeId);
+  if (!sensors) return json({ error: 'not_found', error_description: 'No such sensor in this store.' }, { status: 404 });
+  const period = graphPeriod(parsed.data.unit, parsed.data.start_date);
+  const chunks = measurementCsvChunks(db, viewer, sensors, { since: period.since, until: new Date(period.until.getTime() - 1) });
+  return new Response(csvByteStream(chunks), { headers: MEASUREMENT_CSV_RESPONSE_HEADERS });
+}
