@@ -2,24 +2,12 @@
 // the comment registration. One zod schema per input, used by the API routes and the page.
 import { z } from 'zod';
 import { COMMENT_MAX, GRAPH_TEXTS, GRAPH_UNITS, MEASUREMENT_CSV_MAX_DAYS, MEASUREMENT_CSV_MAX_SENSORS, parseGraphDate } from './graph';
-import { parseCompact } from './japan-time';
+import { compactDateTime } from './sensor-schemas';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const INT4_MAX = 2_147_483_647;
 
-const compactDateTime = (field: string) =>
-  z
-    .string({ required_error: `${field} is required` })
-    .regex(/^\d{14}$/, `${field} is YYYYMMDDHHmmss`)
-    .transform((value, ctx) => {
-      const at = parseCompact(value);
-      if (!at) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${field} is not a valid date and time` });
-        return z.NEVER;
-      }
-      return at;
-    });
 
 /** "1,2,3": positive whole numbers, duplicates dropped, at most 50; one reason for the whole field. */
 const equipmentIdList = z.string({ required_error: 'equipment_id is required' }).transform((value, ctx) => {

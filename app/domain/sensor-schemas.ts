@@ -35,9 +35,10 @@ export const SensorViewQuerySchema = z.object({ include_hidden: flag('include_hi
 
 export const EquipmentQuerySchema = z.object({ equipment_id: equipmentIdSchema });
 
-const compactDateTime = (field: string) =>
+/** A YYYYMMDDHHmmss Japan-time query value, read as a Date; malformed or impossible values fail on `field`. */
+export const compactDateTime = (field: string) =>
   z
-    .string()
+    .string({ required_error: `${field} is required` })
     .regex(/^\d{14}$/, `${field} is YYYYMMDDHHmmss`)
     .transform((value, ctx) => {
       const at = parseCompact(value);
