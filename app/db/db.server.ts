@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { logger } from '~/services/logger.server';
 import type { Database } from './schema';
 
 // pg hands back int8 and numeric as strings and date as a local-midnight Date: set the
@@ -11,9 +12,11 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 export type Db = Kysely<Database>;
 
 export function createDb(connectionString: string, max = 10): Db {
-  return new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString, max }) }),
-  });
+  const pool = new pg.Pool({ connectionString, max });
+  // An idle connection that PostgreSQL closes (a restart, a shutdown) is dropped from the pool
+  // and replaced on the next query; without a listener the error would end the process.
+  pool.on('error', (error) => logger.warn({ err: error }, 'an idle database connection was closed'));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 let shared: Db | undefined;
