@@ -123,6 +123,8 @@ describe('crash safety (kill -9 at random moments)', () => {
     // Kill runs until KILLS kills landed while work was pending (or a run got through on its own).
     // Half the kills land while the capture is being replayed and recorded, half while an upload
     // is in flight (the peer holds each request 100 ms, and sometimes stores it and drops the answer).
+    // A recording kill comes at most 300 ms after the first status write: a whole run takes about a
+    // second, so a later kill would often find the work done and end the loop early.
     let killedWithWorkPending = 0;
     for (let runs = 0; killedWithWorkPending < KILLS && runs < 25; runs++) {
       const statusFile = path.join(dataDir, 'status.json');
@@ -132,7 +134,7 @@ describe('crash safety (kill -9 at random moments)', () => {
       const nth = 1 + Math.floor(random() * 4);
       const kill = midUpload
         ? { ready: () => peer.readingsRequests.length + peer.inFlight >= requestsBefore + nth, extraMs: Math.floor(random() * 60) }
-        : { ready: () => mtime(statusFile) >= since, extraMs: Math.floor(random() * 1500) };
+        : { ready: () => mtime(statusFile) >= since, extraMs: Math.floor(random() * 300) };
       const run = await daemon(kill);
       const pending = readBufferStats(path.join(dataDir, 'buffer.sqlite'), 1)?.depth ?? 0;
       if (process.env.GATEWAY_CRASH_TRACE) {
