@@ -17,15 +17,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     await requireStoreAccess(viewer, store_id);
     return storeChangeStream(request, (storeId) => storeId === store_id);
   }
-  // The dashboard: remember the visibility answer per store for the life of the stream.
-  const visible = new Map<string, boolean>();
+  // The dashboard: ask once per store whether the viewer may see it, for the life of the stream.
+  const visible = new Map<string, Promise<boolean>>();
   const db = getDb();
   return storeChangeStream(request, (storeId) => {
-    if (!visible.has(storeId)) {
-      visible.set(storeId, false);
-      void canViewStore(db, viewer, storeId).then((ok) => visible.set(storeId, ok));
-      return false;
+    let answer = visible.get(storeId);
+    if (!answer) {
+      answer = canViewStore(db, viewer, storeId).catch(() => false);
+      visible.set(storeId, answer);
     }
-    return visible.get(storeId)!;
+    return answer;
   });
 }

@@ -47,7 +47,7 @@ const KEEPALIVE_MS = 25_000;
  * A text/event-stream that sends `event: change` when one of the stores passes `wanted`,
  * at most once a second, and a comment every 25 s so proxies keep it open.
  */
-export async function storeChangeStream(request: Request, wanted: (storeId: string) => boolean): Promise<Response> {
+export async function storeChangeStream(request: Request, wanted: (storeId: string) => boolean | Promise<boolean>): Promise<Response> {
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({
@@ -60,8 +60,8 @@ export async function storeChangeStream(request: Request, wanted: (storeId: stri
           cleanup();
         }
       };
-      const unsubscribe = await subscribeStoreChanges((storeId) => {
-        if (!wanted(storeId) || pending) return;
+      const unsubscribe = await subscribeStoreChanges(async (storeId) => {
+        if (pending || !(await wanted(storeId)) || pending) return;
         pending = setTimeout(() => {
           pending = null;
           send(`event: change\ndata: ${JSON.stringify({ store_id: storeId })}\n\n`);
