@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../../app/db/db.server';
+import { storeOfLogin } from '../fixtures/chain';
 import { launchBrowser, login, newPage, screenshot } from '../support/browser';
 
 // The alert history of the demo chain: list, categories, the stop dialog with a comment, the
@@ -40,7 +41,7 @@ describe('alert history', () => {
     // The default range is the last month up to today (Japan time).
     const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Tokyo' }).format(new Date());
     expect(await page.getByLabel('終了日').inputValue()).toBe(today);
-    await expect(page.getByText(/^全\d+件$/).isVisible()).resolves.toBe(true);
+    await page.getByText(/^全\d+件$/).waitFor();
     await screenshot(page, 'alert-history');
 
     const row = page.locator(`tr[data-history-id="${target.alert_history_id}"]`);
@@ -56,7 +57,7 @@ describe('alert history', () => {
 
     await row.getByRole('button', { name: '停止' }).click();
     await dialog.getByLabel('対応コメント').fill('ケースの温度設定を確認し、霜取りを実施しました');
-    await expect(dialog.getByText('23 / 200').isVisible()).resolves.toBe(true);
+    await dialog.getByText('23 / 200').waitFor();
     await screenshot(page, 'alert-history-stop-dialog');
     await dialog.getByRole('button', { name: '停止' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -88,7 +89,8 @@ describe('alert history', () => {
     const sensorName = (await row.locator('td').nth(1).textContent())!.trim();
     await menu.getByRole('link', { name: sensorName, exact: true }).click();
     await page.waitForURL(/equipment_id=\d+/);
-    await expect(menu.getByRole('link', { name: sensorName, exact: true }).getAttribute('aria-current')).resolves.toBe('page');
+    // The URL changes a moment before React draws the filtered page.
+    await expect.poll(() => menu.getByRole('link', { name: sensorName, exact: true }).getAttribute('aria-current')).toBe('page');
     const names = await page.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(new Set(names.map((name) => name.trim()))).toEqual(new Set([sensorName]));
     await screenshot(page, 'alert-history-sensor');
@@ -107,14 +109,7 @@ describe('alert history', () => {
   it('shows the field error for a start after the end, and keeps a store user to their own store', async () => {
     const page = await newPage(browser);
     await login(page, 'storeuser');
-    const { store_id: storeId } = await db
-      .selectFrom('stores')
-      .innerJoin('store_usergroups as su', 'su.store_id', 'stores.store_id')
-      .innerJoin('user_usergroups as uu', 'uu.usergroup_id', 'su.usergroup_id')
-      .innerJoin('users', 'users.user_id', 'uu.user_id')
-      .select('stores.store_id')
-      .where('users.login_id', '=', 'storeuser')
-      .executeTakeFirstOrThrow();
+    const { store_id: storeId } = await storeOfLogin(db, 'storeuser');
     await page.goto(`/stores/${storeId}/warning_histories`);
     await page.getByLabel('開始日').fill('2026-11-20');
     await page.getByLabel('終了日').fill('2026-11-01');

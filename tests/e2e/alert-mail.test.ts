@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDb } from '../../app/db/db.server';
-import { toCompactDateTime } from '../../app/domain/japan-time';
 import { createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
+import { minuteAgo, pairOverApi, postReading as postGatewayReading } from '../support/gateway-api';
 import { startWorker, stopProcess, waitUntil } from '../support/processes';
 import { startSmtpServer } from '../support/smtp';
 
@@ -18,23 +18,17 @@ afterAll(async () => {
   await db.destroy();
 });
 
+const SERIAL = 'AA:BB:CC:DD:EE:51';
+
 async function pairedSensor(storeId: string) {
   await createStore(db, storeId);
-  const equipmentId = await createSensor(db, storeId, 'AA:BB:CC:DD:EE:51', { guard_time: null, lower_limit: 0, upper_limit: 10 });
-  await issuePin(db, storeId, '424242');
-  const response = await fetch(`${base}/on-reco/v1/gateway/pair`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ gateway_info: `GW-${storeId}`, pin_code: '424242' }) });
-  const { gateway_token } = (await response.json()) as { gateway_token: string };
-  return { equipmentId, token: gateway_token };
+  const equipmentId = await createSensor(db, storeId, SERIAL, { guard_time: null, lower_limit: 0, upper_limit: 10 });
+  const token = await pairOverApi(base, storeId, await issuePin(db, storeId, '424242'));
+  return { equipmentId, token };
 }
 
 async function postReading(token: string, minutesAgo: number, temperature: number) {
-  const at = new Date(Math.floor(Date.now() / 60_000) * 60_000 - minutesAgo * 60_000);
-  const response = await fetch(`${base}/on-reco/v1/gateway/readings`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ readings: [{ serial_no: 'AA:BB:CC:DD:EE:51', measured_at: toCompactDateTime(at), temperature, error: false, battery: 90, receive_sensitivity: -60 }] }),
-  });
-  expect(((await response.json()) as { accepted: number }).accepted).toBe(1);
+  expect((await postGatewayReading(base, token, SERIAL, minuteAgo(minutesAgo), temperature)).accepted).toBe(1);
 }
 
 describe('alert mail', () => {

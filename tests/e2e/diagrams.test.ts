@@ -95,7 +95,7 @@ describe('store diagram (show)', () => {
     const page = await newPage(browser);
     await login(page, 'areamanager');
     await page.goto(`/stores/${withDiagram}/sensor_diagrams/show`);
-    await expect(page.getByRole('heading', { name: 'センサ配置図' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'センサ配置図' }).waitFor();
     await waitForDiagram(page);
     const markers = page.getByTestId('sensor-marker');
     const count = await markers.count();
@@ -103,7 +103,7 @@ describe('store diagram (show)', () => {
     expect(count).toBeLessThanOrEqual(20);
     // The storeuser's store has an ongoing upper-limit alarm: at least one marker is red.
     expect(await page.locator('[data-testid="sensor-marker"][data-status="error"]').count()).toBeGreaterThan(0);
-    await expect(page.getByRole('link', { name: '編集', exact: true }).isVisible()).resolves.toBe(true);
+    await page.getByRole('link', { name: '編集', exact: true }).waitFor();
     await screenshot(page, 'diagram-show');
     await page.getByLabel('センサ表示', { exact: true }).uncheck();
     expect(await markers.count()).toBe(0);
@@ -139,12 +139,12 @@ describe('store diagram (show)', () => {
     const page = await newPage(browser);
     await login(page, 'admin');
     await page.goto(`/stores/${withoutDiagram}/sensor_diagrams/show`);
-    await expect(page.getByText('店舗図面が登録されていません').isVisible()).resolves.toBe(true);
+    await page.getByText('店舗図面が登録されていません').waitFor();
     await screenshot(page, 'diagram-not-registered');
     await page.getByRole('link', { name: '登録する' }).click();
     await page.waitForURL(`**/stores/${withoutDiagram}/sensor_diagrams/edit`);
-    await expect(page.getByTestId('diagram-drop-zone').isVisible()).resolves.toBe(true);
-    await expect(page.getByText('対応形式：PDF、PNG、JPG、SVG', { exact: false }).isVisible()).resolves.toBe(true);
+    await page.getByTestId('diagram-drop-zone').waitFor();
+    await page.getByText('対応形式：PDF、PNG、JPG、SVG', { exact: false }).waitFor();
     await screenshot(page, 'diagram-upload-screen');
     // Its close returns to store management.
     expect(await page.getByRole('link', { name: '閉じる' }).getAttribute('href')).toBe(`/stores/${withoutDiagram}/master_managements`);
@@ -167,7 +167,7 @@ describe('placement editor', () => {
     await page.getByTestId('diagram-drop-zone').locator('input[type="file"]').setInputFiles({ name: 'floor-plan.png', mimeType: 'image/png', buffer: await pngFloorPlan() });
     await page.waitForURL(/\/sensor_diagrams\/edit\?diagram_id=\d+$/);
     await waitForDiagram(page);
-    await expect(page.getByText('店舗図面をクリック（タップ）して全てのセンサを配置してください').isVisible()).resolves.toBe(true);
+    await page.getByText('店舗図面をクリック（タップ）して全てのセンサを配置してください').waitFor();
     await expect(page.getByTestId('placed-count').textContent()).resolves.toMatch(/^設置済み \d+ \/ 20$/);
     await screenshot(page, 'diagram-editor-uploaded-png');
     const store = await db.selectFrom('stores').innerJoin('diagrams', 'diagrams.diagram_id', 'stores.diagram_id').select(['diagrams.content_type', 'diagrams.diagram_name']).where('stores.store_id', '=', withoutDiagram).executeTakeFirstOrThrow();
@@ -201,7 +201,7 @@ describe('placement editor', () => {
     const box = (await canvas.boundingBox())!;
     const click = { x: box.width * 0.47, y: box.height * 0.93 };
     await canvas.click({ position: click });
-    await expect(page.getByTestId('provisional-marker').isVisible()).resolves.toBe(true);
+    await page.getByTestId('provisional-marker').waitFor();
     const picker = page.getByTestId('sensor-picker');
     await picker.waitFor();
     const options = picker.getByRole('option');
@@ -229,8 +229,8 @@ describe('placement editor', () => {
 
     // A click on the placed sensor opens its popup: the selected sensor with 削除, and the list to swap.
     await page.locator('[data-testid="placed-sensor"]', { hasText: chosenName }).click();
-    await expect(picker.getByText('選択中のセンサ').isVisible()).resolves.toBe(true);
-    await expect(picker.getByText('入れ替えるセンサ').isVisible()).resolves.toBe(true);
+    await picker.getByText('選択中のセンサ').waitFor();
+    await picker.getByText('入れ替えるセンサ').waitFor();
     await screenshot(page, 'diagram-editor-placed-popup');
     await picker.getByRole('button', { name: '削除' }).click();
     await expect(page.getByTestId('placed-count').textContent()).resolves.toBe(`設置済み ${placedBefore - 1} / 20`);
@@ -247,7 +247,7 @@ describe('placement editor', () => {
     await waitForDiagram(page);
     await page.getByRole('link', { name: '閉じる' }).click();
     const dialog = page.getByRole('alertdialog');
-    await expect(dialog.getByRole('button', { name: '編集を続ける' }).isVisible()).resolves.toBe(true);
+    await dialog.getByRole('button', { name: '編集を続ける' }).waitFor();
     await screenshot(page, 'diagram-editor-close-confirm');
     await dialog.getByRole('button', { name: '編集を続ける' }).click();
     expect(await page.getByRole('alertdialog').count()).toBe(0);

@@ -2,6 +2,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDb } from '../../app/db/db.server';
+import { AUTHORITY } from '../../app/domain/roles';
+import { TEST_PASSWORD, createUser } from '../fixtures/chain';
 import { launchBrowser, login, newPage, screenshot } from '../support/browser';
 import { startSmtpServer } from '../support/smtp';
 
@@ -12,14 +14,13 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 describe('sign-in', () => {
-  // FIXME(open, see the issue note): failed in the last run under load; to be investigated next session.
-  it.skip('logs in, shows the dashboard inside the layout, and logs out', async () => {
+  it('logs in, shows the dashboard inside the layout, and logs out', async () => {
     const page = await newPage(browser);
     await page.goto('/');
-    await expect(page.getByRole('button', { name: 'LOGIN' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'LOGIN' }).waitFor();
     await screenshot(page, 'login');
     await login(page, 'admin');
-    await expect(page.getByRole('heading', { name: 'ダッシュボード' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'ダッシュボード' }).waitFor();
     // The dashboard link is hidden on the dashboard itself.
     await expect(page.getByRole('link', { name: 'ダッシュボード' }).count()).resolves.toBe(0);
     await screenshot(page, 'dashboard-shell');
@@ -72,7 +73,7 @@ describe('sign-in', () => {
     await login(page, 'areamanager');
     const response = await page.goto('/no/such/page');
     expect(response?.status()).toBe(404);
-    await expect(page.getByRole('heading', { name: 'Page Not Found' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
     await screenshot(page, 'not-found');
     await page.getByRole('link', { name: 'ダッシュボードへ戻る' }).click();
     await page.waitForURL('**/dashboard');
@@ -115,15 +116,14 @@ describe('menus per role', () => {
     storeuser: { master: false, system: false, notice: false },
   };
   for (const [loginId, expected] of Object.entries(expectations)) {
-    // casemanager/areamanager failed in the last run (master menu not found); investigated next session.
-    it.skipIf(loginId === 'casemanager' || loginId === 'areamanager')(`shows ${loginId} the menus of the role table`, async () => {
+    it(`shows ${loginId} the menus of the role table`, async () => {
       const page = await newPage(browser);
       await login(page, loginId);
       expect(await page.locator('summary[aria-label="マスタ管理"]').count()).toBe(expected.master ? 1 : 0);
       expect(await page.locator('summary[aria-label="システム管理"]').count()).toBe(expected.system ? 1 : 0);
       await page.locator('summary[aria-label$="様"]').click();
       expect(await page.getByRole('menuitem', { name: 'お知らせ作成' }).count()).toBe(expected.notice ? 1 : 0);
-      await expect(page.getByRole('menuitem', { name: 'パスワード変更' }).isVisible()).resolves.toBe(true);
+      await page.getByRole('menuitem', { name: 'パスワード変更' }).waitFor();
       await screenshot(page, `account-popup-${loginId}`);
       // The server enforces the same table: the notice page is for administrators only.
       const response = await page.goto('/notifications/create');
@@ -139,7 +139,7 @@ describe('menus per role', () => {
       ['システム管理', ['会社', '店舗グループ', 'ユーザーグループ']],
     ] as const) {
       await page.locator(`summary[aria-label="${label}"]`).click();
-      for (const item of items) await expect(page.getByRole('menuitem', { name: item, exact: true }).isVisible()).resolves.toBe(true);
+      for (const item of items) await page.getByRole('menuitem', { name: item, exact: true }).waitFor();
       await screenshot(page, `popup-${label}`);
       await page.keyboard.press('Escape');
     }
@@ -150,15 +150,17 @@ describe('menus per role', () => {
 });
 
 describe('notices and password change', () => {
-  it.skip('creates a notice that then shows in the announcement bar', async () => {
+  it('creates a notice that then shows in the announcement bar', async () => {
     const page = await newPage(browser);
     await login(page, 'admin');
     await page.goto('/notifications/create');
+    await page.waitForLoadState('networkidle'); // hydrated: the counters follow the typing
     const register = page.getByRole('button', { name: '登録' });
     expect(await register.isDisabled()).toBe(true);
     await page.getByLabel('タイトル').fill('冷凍ケース点検のお知らせ');
     await page.getByLabel('本文').fill('11月25日 2時〜4時に全店の冷凍ケースを点検します。');
-    await expect(page.getByText('27 / 100').isVisible()).resolves.toBe(true);
+    await page.getByText('28 / 100').waitFor();
+    await page.getByText('12 / 30').waitFor();
     await screenshot(page, 'notice-create');
     await register.click();
     await page.getByText('お知らせを登録しました').waitFor();
@@ -168,12 +170,16 @@ describe('notices and password change', () => {
   });
 
   it('checks the new password rules and changes the password', async () => {
+    // A user of its own: the demo logins keep their password for the other browser tests.
+    const db = createDb(inject('databaseUrl'), 1);
+    await createUser(db, 'password-changer', AUTHORITY.maintenance);
+    await db.destroy();
     const page = await newPage(browser);
-    await login(page, 'maintenance');
+    await login(page, 'password-changer', TEST_PASSWORD);
     await page.goto('/passwords/edit');
     const change = page.getByRole('button', { name: '変更する' });
     expect(await change.isDisabled()).toBe(true);
-    await page.getByLabel('現在のパスワード').fill(inject('demoPassword'));
+    await page.getByLabel('現在のパスワード').fill(TEST_PASSWORD);
     await page.getByLabel('新しいパスワード', { exact: true }).fill('short');
     await page.getByLabel('新しいパスワード（確認）').fill('short');
     await change.click();
@@ -192,6 +198,6 @@ describe('notices and password change', () => {
     await page.goto('/dashboard');
     expect(new URL(page.url()).pathname).toBe('/dashboard');
     const fresh = await newPage(browser);
-    await login(fresh, 'maintenance', 'a_much_longer_password_1');
+    await login(fresh, 'password-changer', 'a_much_longer_password_1');
   });
 });

@@ -66,7 +66,7 @@ describe('temperature graphs', () => {
     expect(checked).toBe(1);
     await expect(first.getByTestId('graph-period').textContent()).resolves.toBe(`${date.slice(0, 4)}/${date.slice(4, 6)}/${date.slice(6, 8)}`);
     // One sensor: its limits are drawn (the legend says so).
-    await expect(first.getByText('上限・下限').isVisible()).resolves.toBe(true);
+    await first.getByText('上限・下限').waitFor();
     await screenshot(page, 'graphs-day-one-sensor');
 
     await page.getByRole('link', { name: 'グラフを追加' }).click();
@@ -176,7 +176,7 @@ describe('temperature graphs', () => {
     await login(page, 'admin');
     await page.goto(`/stores/${sensor.store_id}/temp_graphs?equipment_id=${sensor.equipment_id}&start_date=${dayWithReadings().date}`);
     await chartReady(page);
-    await expect(page.getByText('霜取り（センサの色）').isVisible()).resolves.toBe(true);
+    await page.getByText('霜取り（センサの色）').waitFor();
     await page.waitForTimeout(600);
     await screenshot(page, 'graphs-defrost');
   });

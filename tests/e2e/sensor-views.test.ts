@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb } from '../../app/db/db.server';
 import { toCompactDate } from '../../app/domain/japan-time';
-import { createStore } from '../fixtures/chain';
+import { createStore, storeOfLogin } from '../fixtures/chain';
 import { launchBrowser, login, newPage, screenshot } from '../support/browser';
 
 // The sensor image and list views on the demo chain: circles, the detail popup (side by the
@@ -15,14 +15,7 @@ let other: string;
 beforeAll(async () => {
   browser = await launchBrowser();
   // The storeuser login's store (新宿西口店 of the demo) and one store it may not see.
-  const row = await db
-    .selectFrom('stores')
-    .innerJoin('store_usergroups as su', 'su.store_id', 'stores.store_id')
-    .innerJoin('user_usergroups as uu', 'uu.usergroup_id', 'su.usergroup_id')
-    .innerJoin('users', 'users.user_id', 'uu.user_id')
-    .select(['stores.store_id', 'stores.store_name'])
-    .where('users.login_id', '=', 'storeuser')
-    .executeTakeFirstOrThrow();
+  const row = await storeOfLogin(db, 'storeuser');
   const { n } = await db.selectFrom('sensors').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', row.store_id).where('disp_flg', '=', 1).executeTakeFirstOrThrow();
   home = { storeId: row.store_id, storeName: row.store_name, shown: Number(n) };
   other = (await db.selectFrom('stores').select('store_id').where('store_id', '!=', row.store_id).orderBy('store_id').executeTakeFirstOrThrow()).store_id;
@@ -50,8 +43,8 @@ describe('sensor image view', () => {
     const page = await newPage(browser);
     await login(page, 'storeuser');
     await page.goto(`/stores/${home.storeId}/temp_managements_image`);
-    await expect(page.getByRole('heading', { name: /センサ一覧/ }).isVisible()).resolves.toBe(true);
-    await expect(page.getByText(home.storeName, { exact: true }).first().isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: /センサ一覧/ }).waitFor();
+    await page.getByText(home.storeName, { exact: true }).first().waitFor();
     const legend = page.getByRole('list', { name: '温度帯の凡例' }).getByRole('listitem');
     expect(await legend.allTextContents()).toEqual(['冷凍-30〜0℃', '冷蔵0〜10℃', '常温10〜25℃', '加温25〜60℃']);
     expect(home.shown).toBeGreaterThan(0);
@@ -78,9 +71,9 @@ describe('sensor image view', () => {
     await dialog.waitFor();
     expect(await dialog.getAttribute('data-side')).toBe('right');
     expect((await box(dialog)).x).toBeGreaterThanOrEqual(leftBox.x + leftBox.width);
-    await expect(dialog.getByText('ステータス').isVisible()).resolves.toBe(true);
-    await expect(dialog.getByText('ガードタイム').isVisible()).resolves.toBe(true);
-    await expect(dialog.getByText('スヌーズ時間').isVisible()).resolves.toBe(true);
+    await dialog.getByText('ステータス').waitFor();
+    await dialog.getByText('ガードタイム').waitFor();
+    await dialog.getByText('スヌーズ時間').waitFor();
     expect(await dialog.getByRole('img', { name: /^電波強度：/ }).count()).toBe(1);
     expect(await dialog.getByRole('img', { name: /^電池残量：/ }).count()).toBe(1);
     const graph = dialog.getByRole('link', { name: /温度グラフ/ });
@@ -184,7 +177,7 @@ describe('empty state and access', () => {
     await login(page, 'admin');
     for (const view of ['image', 'list']) {
       await page.goto(`/stores/E2E-EMPTY/temp_managements_${view}`);
-      await expect(page.getByText('センサが登録されていません').isVisible()).resolves.toBe(true);
+      await page.getByText('センサが登録されていません').waitFor();
     }
     await screenshot(page, 'sensor-views-empty');
   });

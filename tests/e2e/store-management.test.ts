@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../../app/db/db.server';
+import { storeOfLogin } from '../fixtures/chain';
 import { baseUrl, demoPassword, launchBrowser, login, newPage, screenshot } from '../support/browser';
 
 // The store management page (000 §2): an administrator reissues a PIN, exchanges a gateway and
@@ -62,12 +63,12 @@ describe('store management page', () => {
     const page = await newPage(browser);
     await login(page, 'maintenance');
     await openPage(page, demo.store_id);
-    await expect(page.getByRole('heading', { name: '店舗管理' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: '店舗管理' }).waitFor();
     const info = page.getByRole('region', { name: '店舗情報' });
-    await expect(info.getByText(demo.store_name, { exact: true }).isVisible()).resolves.toBe(true);
-    await expect(info.getByText(demo.store_no, { exact: true }).isVisible()).resolves.toBe(true);
+    await info.getByText(demo.store_name, { exact: true }).waitFor();
+    await info.getByText(demo.store_no, { exact: true }).waitFor();
     expect(await info.locator('dd').filter({ hasText: /^\d{4}\/\d{2}\/\d{2}$/ }).count()).toBeGreaterThan(0);
-    await expect(info.getByText('稼働中').isVisible()).resolves.toBe(true);
+    await info.getByText('稼働中').waitFor();
     expect(await page.getByTestId('pin-code').textContent()).toMatch(/^\d{6}$/);
     expect(await page.getByTestId('pin-effective-time').textContent()).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}$/);
     const edit = info.getByRole('link', { name: '編集' });
@@ -117,7 +118,7 @@ describe('store management page', () => {
     await exchange.click();
     await page.getByRole('status').filter({ hasText: 'ゲートウェイを交換しました。' }).waitFor();
     await expect(page.getByTestId('gateway-info').textContent()).resolves.toBe('GW-E2E-NEW-01');
-    await expect(page.getByRole('region', { name: '店舗情報' }).getByText('初回通信待ち').isVisible()).resolves.toBe(true);
+    await page.getByRole('region', { name: '店舗情報' }).getByText('初回通信待ち').waitFor();
     await expect(field.count()).resolves.toBe(0); // waiting for first communication: no exchange
     await expect(page.getByRole('link', { name: '撤去', exact: true }).count()).resolves.toBe(0);
     const store = await db.selectFrom('stores').select(['gateway_info', 'working_state']).where('store_id', '=', 'E2ESM01').executeTakeFirstOrThrow();
@@ -143,8 +144,8 @@ describe('store management page', () => {
     await page.getByRole('status').filter({ hasText: '撤去しました。' }).waitFor();
     expect(await page.locator('[data-working-state="2"]').count()).toBe(2); // the title's removal badge and the info's state
     await expect(page.getByRole('link', { name: '撤去', exact: true }).count()).resolves.toBe(0);
-    await expect(page.getByText('撤去された店舗にはPINコードを発行しません。').isVisible()).resolves.toBe(true);
-    await expect(page.getByLabel('新しいゲートウェイ情報').isVisible()).resolves.toBe(true); // a removed store can get a gateway again
+    await page.getByText('撤去された店舗にはPINコードを発行しません。').waitFor();
+    await page.getByLabel('新しいゲートウェイ情報').waitFor(); // a removed store can get a gateway again
     const store = await db.selectFrom('stores').select(['working_state', 'store_status', 'gateway_info']).where('store_id', '=', 'E2ESM02').executeTakeFirstOrThrow();
     expect(store).toEqual({ working_state: 2, store_status: 1, gateway_info: 'GW-E2ESM02' });
     await screenshot(page, 'store-management-removed');
@@ -186,19 +187,12 @@ describe('store management page', () => {
   });
 
   it('is 403 for a store user on their own store, without the sidebar item', async () => {
-    const home = await db
-      .selectFrom('stores')
-      .innerJoin('store_usergroups as su', 'su.store_id', 'stores.store_id')
-      .innerJoin('user_usergroups as uu', 'uu.usergroup_id', 'su.usergroup_id')
-      .innerJoin('users', 'users.user_id', 'uu.user_id')
-      .select('stores.store_id')
-      .where('users.login_id', '=', 'storeuser')
-      .executeTakeFirstOrThrow();
+    const home = await storeOfLogin(db, 'storeuser');
     const page = await newPage(browser);
     await login(page, 'storeuser');
     const response = await page.goto(pagePath(home.store_id));
     expect(response?.status()).toBe(403);
-    await expect(page.getByText('この画面を表示する権限がありません').isVisible()).resolves.toBe(true);
+    await page.getByText('この画面を表示する権限がありません').waitFor();
     await expect(page.getByRole('link', { name: '店舗管理' }).count()).resolves.toBe(0);
     expect(await page.getByTestId('pin-code').count()).toBe(0);
     await screenshot(page, 'store-management-forbidden');

@@ -26,6 +26,11 @@ export async function startSmtpServer(port = 0) {
       });
     },
   });
+  // A client killed mid-session (the crash tests SIGKILL the worker) resets its connection:
+  // that is the client's end, not a failure of the server under test.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET') throw error;
+  });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.server.address() as { port: number };
   return {
