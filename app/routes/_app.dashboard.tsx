@@ -113,7 +113,7 @@ function StoreRows({ stores }: { stores: Loaded['list']['stores'] }) {
     <table className="w-full text-sm">
       <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-500">
         <tr>
-          <th className="w-28 px-4 py-2">状態</th>
+          <th className="w-36 px-4 py-2">状態</th>
           <th className="w-80 px-4 py-2">店舗名</th>
           <th className="px-4 py-2">警報</th>
         </tr>
@@ -126,7 +126,7 @@ function StoreRows({ stores }: { stores: Loaded['list']['stores'] }) {
               <td className="px-4 py-2.5">
                 <span className="flex items-center gap-2" title={STORE_STATUS_LABELS[store.store_status]}>
                   <StoreStatusIcon status={store.store_status} className="h-6 w-6" />
-                  <span className="text-xs text-slate-500">{STORE_STATUS_LABELS[store.store_status]}</span>
+                  <span className="whitespace-nowrap text-xs text-slate-500">{STORE_STATUS_LABELS[store.store_status]}</span>
                 </span>
               </td>
               <td className="px-4 py-2.5 font-medium text-slate-800">

@@ -36,7 +36,7 @@ export function StoreSidebar({ storeId, canOpenSettings, canManageStore }: Sideb
   const labelClass = { auto: 'max-[1024px]:sr-only', open: '', folded: 'sr-only' }[fold];
   const isFolded = () => fold === 'folded' || (fold === 'auto' && window.matchMedia('(max-width: 1024px)').matches);
   return (
-    <aside className={`${width} shrink-0 border-r border-slate-200 bg-white transition-[width] duration-200`} data-fold={fold}>
+    <aside aria-label="店舗メニュー" className={`${width} shrink-0 border-r border-slate-200 bg-white transition-[width] duration-200`} data-fold={fold}>
       <div className="sticky top-14 flex flex-col py-3">
         <button
           type="button"
