@@ -1,6 +1,6 @@
 // `npm start`: PostgreSQL (embedded unless DATABASE_URL is set), migrations, the demo chain
-// into an empty database, a build when the sources changed, then the web server and the
-// worker. Ctrl-C stops them and PostgreSQL cleanly.
+// into an empty database, a build when the sources changed, then the web server, the worker
+// and, on the demo chain, its simulated gateways. Ctrl-C stops them and PostgreSQL cleanly.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,9 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from '../app/db/embedded
 import { migrateToLatest } from '../app/db/migrate.server';
 import { ensureMeasurementPartitions } from '../app/models/measurement-partitions.server';
 import { DEMO_DEFAULT_PASSWORD } from '../app/domain/demo';
+import { getEnv } from '../app/env.server';
 import { isDatabaseEmpty, seedDemoChain } from '../app/services/demo-seed.server';
+import { demoSeededAt } from '../app/services/demo-simulator.server';
 import { logger } from '../app/services/logger.server';
 
 const log = logger.child({ module: 'start' });
@@ -27,24 +29,30 @@ async function main() {
     log.info({ port, dataDir: path.join(DATA_DIR, 'pg') }, 'embedded PostgreSQL started');
   }
   process.env.SESSION_SECRET ??= sessionSecret();
+  process.env.ONRECO_OUTBOX_DIR ??= path.join(DATA_DIR, 'outbox');
   const children: ChildProcess[] = [];
   let stopping = false;
-  const stop = async (code: number) => {
+  const stop = async (code: number, signal?: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    for (const child of children) child.kill('SIGTERM');
-    // A process that has not exited 5 s later (an open event stream keeps the web server busy) is killed.
-    const force = setTimeout(() => children.forEach((child) => child.kill('SIGKILL')), 5000);
-    await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((done) => child.once('exit', done)) : null)));
+    const running = () => children.filter((child) => child.exitCode === null && child.signalCode === null);
+    // Ctrl-C in a terminal signals the whole process group, so the children are stopping already
+    // (a second signal would make remix-serve close twice and print an error): they get 2 s to
+    // go by themselves. A process still there 5 s later (an open event stream keeps the web
+    // server busy) is killed.
+    const tell = setTimeout(() => running().forEach((child) => child.kill('SIGTERM')), signal === 'SIGINT' ? 2000 : 0);
+    const force = setTimeout(() => running().forEach((child) => child.kill('SIGKILL')), signal === 'SIGINT' ? 7000 : 5000);
+    await Promise.all(running().map((child) => new Promise((done) => child.once('exit', done))));
+    clearTimeout(tell);
     clearTimeout(force);
     if (embedded) await embedded.stop().catch((error) => log.error({ err: error }, 'PostgreSQL did not stop cleanly'));
     log.info('stopped');
     process.exit(code);
   };
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+  process.on('SIGINT', () => void stop(0, 'SIGINT'));
+  process.on('SIGTERM', () => void stop(0, 'SIGTERM'));
 
-  await prepareDatabase(process.env.DATABASE_URL, embedded !== undefined || process.env.ONRECO_DEMO === '1');
+  const seededAt = await prepareDatabase(process.env.DATABASE_URL, embedded !== undefined || process.env.ONRECO_DEMO === '1');
   if (!dev) buildIfNeeded();
   const web = dev
     ? spawn('npx', ['remix', 'dev'], { stdio: 'inherit' })
@@ -57,9 +65,19 @@ async function main() {
       void stop(code ?? 1);
     });
   }
+  if (seededAt && getEnv().ONRECO_SIMULATOR) {
+    const simulator = spawn(process.execPath, ['--import', 'tsx', 'scripts/simulator.ts', seededAt.toISOString()], { stdio: 'inherit' });
+    children.push(simulator);
+    // The demo's gateways are not the console: without them it runs on.
+    simulator.once('exit', (code) => {
+      children.splice(children.indexOf(simulator), 1);
+      if (!stopping) log.error({ code }, 'the demo simulator stopped; the console runs on without it');
+    });
+  }
 }
 
-async function prepareDatabase(url: string, demo: boolean) {
+/** Migrates, seeds an empty demo database; returns when the demo chain was seeded (null when it is not in use). */
+async function prepareDatabase(url: string, demo: boolean): Promise<Date | null> {
   const db = createDb(url, 4);
   try {
     await migrateToLatest(db);
@@ -71,6 +89,7 @@ async function prepareDatabase(url: string, demo: boolean) {
       const summary = await seedDemoChain(db, { days, password: process.env.ONRECO_DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD, now });
       log.info({ ...summary, seconds: (Date.now() - started) / 1000 }, 'demo chain seeded');
     }
+    return demo ? await demoSeededAt(db) : null;
   } finally {
     await db.destroy();
   }

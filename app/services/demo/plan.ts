@@ -494,7 +494,7 @@ function defrostRanges(defTime: DefrostTime[]) {
   return parsed.ranges;
 }
 
-function targetOf(sensor: PlannedSensor): ExcursionTarget | null {
+export function targetOf(sensor: PlannedSensor): ExcursionTarget | null {
   if (sensor.lowerLimit === null || sensor.upperLimit === null) return null;
   if (!['chilled', 'drink', 'walkin', 'frozen', 'produce', 'hot'].includes(sensor.climate)) return null;
   return { climate: sensor.climate, limits: [sensor.lowerLimit, sensor.upperLimit], curve: sensor.curve, sensorId: sensor.sensorId };
