@@ -4,7 +4,7 @@
 // first 200 from /login, the gzipped JS of /login and /dashboard, and POST /on-reco/token
 // p50/p95 over 40 sequential logins; then stops the console.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -13,6 +13,8 @@ import { DEMO_DEFAULT_PASSWORD } from '../../app/domain/demo';
 const port = 43000 + Math.floor(Math.random() * 1000);
 const base = `http://localhost:${port}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'onreco-bench-'));
+// mkdtemp makes the folder 0700; as root, the embedded PostgreSQL runs as its own user and must enter it.
+chmodSync(dataDir, 0o755);
 
 async function main() {
   rmSync('build', { recursive: true, force: true });
@@ -25,7 +27,12 @@ async function main() {
   });
   delete process.env.DATABASE_URL;
   try {
-    while (!(await fetch(`${base}/login`).then((r) => r.ok).catch(() => false))) await new Promise((r) => setTimeout(r, 200));
+    let exited = false;
+    app.once('exit', () => (exited = true));
+    while (!(await fetch(`${base}/login`).then((r) => r.ok).catch(() => false))) {
+      if (exited) throw new Error('npm start stopped before serving /login (its log is above)');
+      await new Promise((r) => setTimeout(r, 200));
+    }
     const startSeconds = (performance.now() - started) / 1000;
     const cookie = await loginCookie();
     const loginJs = await shippedJs('/login', '');
@@ -49,8 +56,10 @@ async function main() {
       token_p95_ms: Number(pct(0.95)),
     }, null, 2));
   } finally {
-    process.kill(-app.pid!, 'SIGINT');
-    await new Promise((resolve) => app.once('exit', resolve));
+    if (app.exitCode === null) {
+      process.kill(-app.pid!, 'SIGINT');
+      await new Promise((resolve) => app.once('exit', resolve));
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

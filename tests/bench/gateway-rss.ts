@@ -2,7 +2,7 @@
 // capture fixture), as a child process, against the protocol test peer; once through the launcher
 // (bin/onreco-gateway.js, tsx) and once as deployed (the bundle of gateway/deploy/build.ts with
 // the unit's V8 flags). Samples the child's RSS (/proc/PID/status VmRSS) every 200 ms.
-//   npx tsx tests/bench/gateway-rss.ts [seconds] [simulate-speed]
+//   npx tsx tests/bench/gateway-rss.ts [seconds] [simulate-speed]     (LAUNCHER=bundle or tsx: only that one)
 // Default: 60 s at speed 60, i.e. one simulated hour (1,200 readings, ~14,400 advertisements).
 // Target: <= 64 MB.
 import { spawn } from 'node:child_process';
@@ -69,7 +69,7 @@ const launchers: [string, string[]][] = [
 const capture = path.join(ROOT, 'tests/fixtures/gateway/store-capture.jsonl.gz');
 
 console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-for (const [name, launch] of launchers) {
+for (const [name, launch] of launchers.filter(([name]) => !process.env.LAUNCHER || name.includes(process.env.LAUNCHER))) {
   await measure(`${name}: simulate, 20 sensors, ${seconds} s at speed ${speed}`, launch, ['--source', 'simulate', '--simulate-speed', String(speed)], seconds);
   await measure(`${name}: replay of the capture fixture (3 h, 20 sensors), --exit-when-drained`, launch, ['--source', `replay:${capture}`, '--exit-when-drained'], 300);
 }
