@@ -12,6 +12,26 @@ import { formatMeasuredAt } from './time';
 /** Before this the clock is not set (a gateway without RTC before NTP): nothing is recorded. */
 export const CLOCK_FLOOR_MS = Date.UTC(2024, 0, 1);
 
+/** What the status shows of a store sensor before anything was heard from it. */
+export function notYetHeard(sensor: Pick<StoreSensor, 'serialNo' | 'equipmentId'>): SensorSeen {
+  return {
+    serialNo: sensor.serialNo,
+    equipmentId: sensor.equipmentId,
+    lastSeen: null,
+    format: null,
+    temperature: null,
+    humidity: null,
+    battery: null,
+    batteryMv: null,
+    rssi: null,
+    sensorError: false,
+    heard: 0,
+    used: 0,
+    dropped: { duplicate: 0, downgrade: 0, replay: 0, undecodable: 0 },
+    lastProblem: null,
+  };
+}
+
 export interface SensorSeen {
   serialNo: string;
   equipmentId: string;
@@ -190,22 +210,7 @@ export class Recorder {
   private seenFor(sensor: StoreSensor): SensorSeen {
     let seen = this.seen.get(sensor.serialNo);
     if (!seen) {
-      seen = {
-        serialNo: sensor.serialNo,
-        equipmentId: sensor.equipmentId,
-        lastSeen: null,
-        format: null,
-        temperature: null,
-        humidity: null,
-        battery: null,
-        batteryMv: null,
-        rssi: null,
-        sensorError: false,
-        heard: 0,
-        used: 0,
-        dropped: { duplicate: 0, downgrade: 0, replay: 0, undecodable: 0 },
-        lastProblem: null,
-      };
+      seen = notYetHeard(sensor);
       this.seen.set(sensor.serialNo, seen);
     }
     return seen;

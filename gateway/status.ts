@@ -4,7 +4,7 @@ import { readBufferStats, type BufferStats } from './buffer';
 import type { ConfigRefresherStatus } from './config-refresher';
 import { readJsonFile, writeFileAtomic } from './files';
 import type { Logger } from './log';
-import type { RecorderStatus, SensorSeen } from './recorder';
+import { notYetHeard, type RecorderStatus, type SensorSeen } from './recorder';
 import { BUFFER_FILE, DataDir, STATUS_FILE } from './state';
 import { parseMeasuredAt } from './time';
 import type { UploaderStatus } from './uploader';
@@ -109,22 +109,7 @@ export function collectStatus(dataDir: DataDir, maxRows: number, now = Date.now(
   const seenBySerial = new Map((daemon?.recorder.sensors ?? []).map((s) => [s.serialNo, s]));
   const sensors = configured.map((s) => {
     const seen = seenBySerial.get(s.serialNo);
-    const base: SensorSeen = seen ?? {
-      serialNo: s.serialNo,
-      equipmentId: s.equipmentId,
-      lastSeen: null,
-      format: null,
-      temperature: null,
-      humidity: null,
-      battery: null,
-      batteryMv: null,
-      rssi: null,
-      sensorError: false,
-      heard: 0,
-      used: 0,
-      dropped: { duplicate: 0, downgrade: 0, replay: 0, undecodable: 0 },
-      lastProblem: null,
-    };
+    const base = seen ?? notYetHeard(s);
     return { ...base, lastValue: base.temperature };
   });
   if (state === 'running') {

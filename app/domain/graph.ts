@@ -4,6 +4,7 @@
 // no I/O, no clock; no zod, so the page's browser chunk stays small (the inputs' schemas are in
 // graph-schemas.ts). Decisions: docs/decisions/030-graphs.md.
 import { type AlertStopSchedule, isInAlertStop } from './alert-stop-schedule';
+import { csvDownloadHeaders } from './csv';
 import { type DayRange, fromJapan, japanParts, parseCompact, toCompactDate } from './japan-time';
 
 // ---- constants (000 §9) ----------------------------------------------------------------------
@@ -435,8 +436,4 @@ export function csvLine(cells: readonly string[]): string {
 export const CSV_BOM = '\uFEFF';
 
 /** The headers of the measurement CSV download. */
-export const MEASUREMENT_CSV_RESPONSE_HEADERS = {
-  'Content-Type': 'text/csv; charset=utf-8',
-  'Content-Disposition': `attachment; filename="${MEASUREMENT_CSV_FILENAME}"`,
-  'Cache-Control': 'no-store',
-} as const;
+export const MEASUREMENT_CSV_RESPONSE_HEADERS = csvDownloadHeaders(MEASUREMENT_CSV_FILENAME);

@@ -224,3 +224,13 @@ export function sparkline(points: readonly SparkPoint[], box: { width: number; h
   }
   return { path, y: (value: number | null) => (value === null ? null : y(value)) };
 }
+
+/** What every view names a sensor by: its settings of 000 §3 (diagram and graph sensors extend it). */
+export interface SensorLabel {
+  equipmentId: number;
+  equipmentName: string;
+  iconKind: number;
+  locationNo: number | null;
+  lowerLimit: number | null;
+  upperLimit: number | null;
+}

@@ -1,5 +1,6 @@
 import { type Transaction, sql } from 'kysely';
 import type { Db } from '~/db/db.server';
+import type { SensorLabel } from '~/domain/sensor-view';
 import type { Database } from '~/db/schema';
 import { parseDefrostTimes, isInDefrost } from '~/domain/defrost';
 import { type DiagramContentType, MAX_PLACED_SENSORS, type SensorPosition } from '~/domain/diagram';
@@ -278,13 +279,7 @@ async function placedPerStore(trx: Transaction<Database>, storeIds: string[]): P
 }
 
 /** A sensor on the diagram: its settings, position and latest reading. */
-export interface DiagramSensor {
-  equipmentId: number;
-  equipmentName: string;
-  iconKind: number;
-  locationNo: number | null;
-  lowerLimit: number | null;
-  upperLimit: number | null;
+export interface DiagramSensor extends SensorLabel {
   positionX: number;
   positionY: number;
   /** °C, ERROR (sensor error), DEF (reading inside a defrost range) or null (no reading). */

@@ -1,5 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Db } from '~/db/db.server';
+import type { SensorLabel } from '~/domain/sensor-view';
 import type { DefrostRange } from '~/db/schema';
 import { parseDefrostTimes } from '~/domain/defrost';
 import {
@@ -30,6 +31,7 @@ import {
 } from '~/domain/graph';
 import type { AlertStopSchedule } from '~/domain/alert-stop-schedule';
 import { type DayRange, toCompactDateTime } from '~/domain/japan-time';
+import { sensorReadings } from './measurements.server';
 import { storeVisibleTo } from './stores.server';
 import type { Viewer } from './users.server';
 
@@ -43,13 +45,7 @@ function storeIsVisible(db: Db, viewer: Viewer, storeId: string) {
   return sql<SqlBool>`exists (${db.selectFrom('stores').select(sql`1`.as('one')).where('stores.store_id', '=', storeId).where(storeVisibleTo(viewer))})`;
 }
 
-export interface GraphSensor {
-  equipmentId: number;
-  equipmentName: string;
-  iconKind: number;
-  locationNo: number | null;
-  lowerLimit: number | null;
-  upperLimit: number | null;
+export interface GraphSensor extends SensorLabel {
   commentRequired: boolean;
   /** From the fixed palette by the sensor's place in the store's order. */
   colour: string;
@@ -329,14 +325,7 @@ export async function* measurementCsvChunks(db: Db, viewer: Viewer, sensors: rea
   for (const sensor of sensors) {
     let after: Date | null = null;
     for (;;) {
-      let query = db
-        .selectFrom('measurements as m')
-        .leftJoin('measurement_comments as c', (join) =>
-          join.onRef('c.store_id', '=', 'm.store_id').onRef('c.equipment_id', '=', 'm.equipment_id').onRef('c.measured_at', '=', 'm.measured_at'),
-        )
-        .select(['m.measured_at', 'm.temperature', 'm.error', 'm.battery', 'm.receive_sensitivity', 'c.comment'])
-        .where('m.store_id', '=', sensor.storeId)
-        .where('m.equipment_id', '=', sensor.equipmentId)
+      let query = sensorReadings(db, sensor.storeId, sensor.equipmentId)
         .where('m.measured_at', '<=', range.until)
         .where(storeIsVisible(db, viewer, sensor.storeId))
         .orderBy('m.measured_at')

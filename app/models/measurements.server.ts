@@ -43,7 +43,31 @@ export function pendingCodesOf(engineState: unknown): AlertCode[] {
   return parsed.success ? sensorAlertSummary(parsed.data).pendingCodes : [];
 }
 
-const asStatus = (value: number | null | undefined): SensorStatus => (value === 1 || value === 2 ? value : 0);
+export const asStatus = (value: number | null | undefined): SensorStatus => (value === 1 || value === 2 ? value : 0);
+
+/** A sensor's live state, read beside the sensor (sensor_states joined as `ss`). */
+export const SENSOR_STATE_COLUMNS = [
+  'ss.status',
+  'ss.alert_codes',
+  'ss.engine_state',
+  'ss.last_measured_at',
+  'ss.last_temperature',
+  'ss.last_error',
+  'ss.last_battery',
+  'ss.last_receive_sensitivity',
+] as const;
+
+/** One sensor's readings with their point comments (the caller adds the range, order and limit). */
+export function sensorReadings(db: Db, storeId: string, equipmentId: number) {
+  return db
+    .selectFrom('measurements as m')
+    .leftJoin('measurement_comments as c', (join) =>
+      join.onRef('c.store_id', '=', 'm.store_id').onRef('c.equipment_id', '=', 'm.equipment_id').onRef('c.measured_at', '=', 'm.measured_at'),
+    )
+    .select(['m.measured_at', 'm.temperature', 'm.error', 'm.battery', 'm.receive_sensitivity', 'c.comment'])
+    .where('m.store_id', '=', storeId)
+    .where('m.equipment_id', '=', equipmentId);
+}
 
 /** The visible sensor with its settings and live state, or undefined. */
 function sensorWithState(db: Db, viewer: Viewer, equipmentId: number) {
@@ -56,14 +80,7 @@ function sensorWithState(db: Db, viewer: Viewer, equipmentId: number) {
       's.equipment_id',
       's.def_time',
       's.comment_required',
-      'ss.status',
-      'ss.alert_codes',
-      'ss.engine_state',
-      'ss.last_measured_at',
-      'ss.last_temperature',
-      'ss.last_error',
-      'ss.last_battery',
-      'ss.last_receive_sensitivity',
+      ...SENSOR_STATE_COLUMNS,
     ])
     .where('s.equipment_id', '=', equipmentId)
     .where(storeVisibleTo(viewer))
@@ -116,14 +133,7 @@ export async function readMeasurements(
       ];
     }
   } else {
-    const rows = await db
-      .selectFrom('measurements as m')
-      .leftJoin('measurement_comments as c', (join) =>
-        join.onRef('c.store_id', '=', 'm.store_id').onRef('c.equipment_id', '=', 'm.equipment_id').onRef('c.measured_at', '=', 'm.measured_at'),
-      )
-      .select(['m.measured_at', 'm.temperature', 'm.error', 'm.battery', 'm.receive_sensitivity', 'c.comment'])
-      .where('m.store_id', '=', sensor.store_id)
-      .where('m.equipment_id', '=', sensor.equipment_id)
+    const rows = await sensorReadings(db, sensor.store_id, sensor.equipment_id)
       .where('m.measured_at', '>=', input.range.since)
       .where('m.measured_at', '<=', input.range.until)
       .orderBy('m.measured_at')

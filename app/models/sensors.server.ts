@@ -3,8 +3,8 @@ import type { Db } from '~/db/db.server';
 import { isAlertCode } from '~/domain/alert-codes';
 import { isInDefrost } from '~/domain/defrost';
 import { startOfJapanDay, toCompactDate, toCompactDateTime } from '~/domain/japan-time';
-import { type SensorStatus, type SensorToday, type StoreSensors, mostImportantAlert, readingTemperature, sensorAlertCodes, sortDefault } from '~/domain/sensor-view';
-import { dayTemperatureBuckets, defrostRangesOf, pendingCodesOf } from './measurements.server';
+import { type SensorToday, type StoreSensors, mostImportantAlert, readingTemperature, sensorAlertCodes, sortDefault } from '~/domain/sensor-view';
+import { SENSOR_STATE_COLUMNS, asStatus, dayTemperatureBuckets, defrostRangesOf, pendingCodesOf } from './measurements.server';
 import { storeVisibleTo } from './stores.server';
 import type { Viewer } from './users.server';
 
@@ -12,14 +12,13 @@ import type { Viewer } from './users.server';
 // equipment detail, the popup's day and the active alerts of sensors. Every query goes through
 // stores with the viewer's access in its where.
 
-const asStatus = (value: number | null | undefined): SensorStatus => (value === 1 || value === 2 ? value : 0);
-
 /**
  * A store's sensors with their latest reading and alert state in ONE indexed query (stores by
  * key, sensors and sensor_states by (store_id, equipment_id)), in the default order (lower
  * limit ascending). Hidden sensors (disp_flg 0) only with includeHidden. null when the store
  * does not exist or the viewer may not see it.
  */
+
 export async function listStoreSensors(db: Db, viewer: Viewer, input: { storeId: string; includeHidden: boolean }): Promise<StoreSensors | null> {
   const rows = await db
     .selectFrom('stores')
@@ -44,14 +43,7 @@ export async function listStoreSensors(db: Db, viewer: Viewer, input: { storeId:
       's.guard_time',
       's.snoozing_time',
       's.def_time',
-      'ss.status',
-      'ss.alert_codes',
-      'ss.engine_state',
-      'ss.last_measured_at',
-      'ss.last_temperature',
-      'ss.last_error',
-      'ss.last_battery',
-      'ss.last_receive_sensitivity',
+      ...SENSOR_STATE_COLUMNS,
     ])
     .where('stores.store_id', '=', input.storeId)
     .where(storeVisibleTo(viewer))

@@ -1,10 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { EmptySensors } from '~/components/sensors/empty-sensors';
 import { SensorCircle } from '~/components/sensors/sensor-circle';
-import { SensorPopup, useSensorPopup } from '~/components/sensors/sensor-popup';
-import { SensorViewHeader } from '~/components/sensors/sensor-view-header';
-import { useLiveUpdates } from '~/components/use-live-updates';
+import { SensorViewPage } from '~/components/sensors/sensor-view-page';
 import { getDb } from '~/db/db.server';
 import { SensorViewQuerySchema } from '~/domain/sensor-schemas';
 import { listStoreSensors } from '~/models/sensors.server';
@@ -26,21 +23,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export default function SensorImageView() {
   const { store, includeHidden, language } = useLoaderData<typeof loader>();
-  useLiveUpdates(store.store_id);
-  const popup = useSensorPopup(store.sensors);
   return (
-    <main className="px-4 py-6 sm:px-6">
-      <SensorViewHeader storeId={store.store_id} storeName={store.store_name} view="image" includeHidden={includeHidden} count={store.sensors.length} />
-      {store.sensors.length === 0 ? (
-        <EmptySensors />
-      ) : (
+    <SensorViewPage store={store} view="image" includeHidden={includeHidden} language={language}>
+      {(popup) => (
         <ul className="grid grid-cols-[repeat(auto-fill,minmax(10rem,1fr))] gap-x-3 gap-y-5" aria-label="センサ">
           {store.sensors.map((sensor) => (
             <SensorCircle key={sensor.equipment_id} sensor={sensor} selected={popup.openId === sensor.equipment_id} onOpen={(anchor) => popup.show(sensor.equipment_id, anchor)} />
           ))}
         </ul>
       )}
-      {popup.sensor && popup.anchor && <SensorPopup storeId={store.store_id} sensor={popup.sensor} anchor={popup.anchor} language={language} onClose={popup.close} />}
-    </main>
+    </SensorViewPage>
   );
 }

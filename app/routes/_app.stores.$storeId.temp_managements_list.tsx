@@ -1,10 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { EmptySensors } from '~/components/sensors/empty-sensors';
-import { SensorPopup, useSensorPopup } from '~/components/sensors/sensor-popup';
 import { SensorTable } from '~/components/sensors/sensor-table';
-import { SensorViewHeader } from '~/components/sensors/sensor-view-header';
-import { useLiveUpdates } from '~/components/use-live-updates';
+import { SensorViewPage } from '~/components/sensors/sensor-view-page';
 import { getDb } from '~/db/db.server';
 import { SensorListQuerySchema } from '~/domain/sensor-schemas';
 import { sortSensors } from '~/domain/sensor-view';
@@ -27,17 +24,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export default function SensorListView() {
   const { store, sort, includeHidden, language } = useLoaderData<typeof loader>();
-  useLiveUpdates(store.store_id);
-  const popup = useSensorPopup(store.sensors);
   return (
-    <main className="px-4 py-6 sm:px-6">
-      <SensorViewHeader storeId={store.store_id} storeName={store.store_name} view="list" includeHidden={includeHidden} count={store.sensors.length} />
-      {store.sensors.length === 0 ? (
-        <EmptySensors />
-      ) : (
-        <SensorTable sensors={store.sensors} sort={sort} includeHidden={includeHidden} language={language} openId={popup.openId} onOpen={popup.show} />
-      )}
-      {popup.sensor && popup.anchor && <SensorPopup storeId={store.store_id} sensor={popup.sensor} anchor={popup.anchor} language={language} onClose={popup.close} />}
-    </main>
+    <SensorViewPage store={store} view="list" includeHidden={includeHidden} language={language}>
+      {(popup) => <SensorTable sensors={store.sensors} sort={sort} includeHidden={includeHidden} language={language} openId={popup.openId} onOpen={popup.show} />}
+    </SensorViewPage>
   );
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { ALERT_HISTORY_CSV_FILENAME, alertHistoryQuerySchema } from '~/domain/alert-history';
+import { csvDownloadHeaders } from '~/domain/csv';
 import { alertHistoryCsv, resolveApiFilter } from '~/models/alert-history.server';
 import { apiError, requireApiUser } from '~/services/access.server';
 import { parseOrThrow, searchParamsOf } from '~/services/api.server';
@@ -14,11 +15,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filter = await resolveApiFilter(db, viewer, query);
   if (!filter) throw apiError(404, 'not_found', 'No such store or sensor.');
   const csv = await alertHistoryCsv(db, viewer, filter, viewer.language);
-  return new Response(csv, {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${ALERT_HISTORY_CSV_FILENAME}"`,
-      'Cache-Control': 'no-store',
-    },
-  });
+  return new Response(csv, { headers: csvDownloadHeaders(ALERT_HISTORY_CSV_FILENAME) });
 }

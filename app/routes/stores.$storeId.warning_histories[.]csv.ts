@@ -1,6 +1,7 @@
 import { type LoaderFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { ALERT_HISTORY_CSV_FILENAME, alertHistoryPageQuerySchema } from '~/domain/alert-history';
+import { csvDownloadHeaders } from '~/domain/csv';
 import { alertHistoryCsv, resolvePageFilter } from '~/models/alert-history.server';
 import { requireStoreAccess, requireUser } from '~/services/access.server';
 import { fieldErrors } from '~/services/api.server';
@@ -16,11 +17,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const db = getDb();
   const { filter } = await resolvePageFilter(db, viewer, storeId, parsed.data);
   const csv = await alertHistoryCsv(db, viewer, filter, viewer.language);
-  return new Response(csv, {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${ALERT_HISTORY_CSV_FILENAME}"`,
-      'Cache-Control': 'no-store',
-    },
-  });
+  return new Response(csv, { headers: csvDownloadHeaders(ALERT_HISTORY_CSV_FILENAME) });
 }

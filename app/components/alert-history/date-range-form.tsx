@@ -24,31 +24,9 @@ export function DateRangeForm({
       {selection.type === 'kind' && <input type="hidden" name="kind" value={selection.kind} />}
       {selection.type === 'sensors' && <input type="hidden" name="equipment_id" value={selection.equipmentIds.join(',')} />}
       <div className="flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="start_date" className="label">開始日</label>
-          <input
-            id="start_date"
-            name="start_date"
-            type="date"
-            defaultValue={dashed(startDate)}
-            className="input w-44"
-            aria-invalid={errors.start_date ? true : undefined}
-            aria-describedby={error ? 'date-range-error' : undefined}
-          />
-        </div>
+        <DateField name="start_date" label="開始日" value={startDate} invalid={Boolean(errors.start_date)} described={Boolean(error)} />
         <span className="pb-2 text-slate-500" aria-hidden>〜</span>
-        <div>
-          <label htmlFor="end_date" className="label">終了日</label>
-          <input
-            id="end_date"
-            name="end_date"
-            type="date"
-            defaultValue={dashed(endDate)}
-            className="input w-44"
-            aria-invalid={errors.end_date ? true : undefined}
-            aria-describedby={error ? 'date-range-error' : undefined}
-          />
-        </div>
+        <DateField name="end_date" label="終了日" value={endDate} invalid={Boolean(errors.end_date)} described={Boolean(error)} />
         <button type="submit" className="btn-primary">表示</button>
       </div>
       {error && (
@@ -57,5 +35,22 @@ export function DateRangeForm({
         </p>
       )}
     </Form>
+  );
+}
+
+function DateField({ name, label, value, invalid, described }: { name: string; label: string; value: string; invalid: boolean; described: boolean }) {
+  return (
+    <div>
+      <label htmlFor={name} className="label">{label}</label>
+      <input
+        id={name}
+        name={name}
+        type="date"
+        defaultValue={dashed(value)}
+        className="input w-44"
+        aria-invalid={invalid || undefined}
+        aria-describedby={described ? 'date-range-error' : undefined}
+      />
+    </div>
   );
 }

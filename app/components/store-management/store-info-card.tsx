@@ -2,23 +2,11 @@ import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { EditIcon } from '~/components/icons';
 import { formatDate, parseCompact } from '~/domain/japan-time';
+import type { StoreInfo } from '~/models/store-management.server';
 import { WorkingStateBadge } from './working-state-badge';
 
-export interface StoreInfoView {
-  store_id: string;
-  store_no: string;
-  store_name: string;
-  company_name: string;
-  storegroup_name: string;
-  prefecture_name: string;
-  address: string;
-  tel_no: string | null;
-  opening_date: string;
-  closing_date: string | null;
-  usergroup: { usergroup_id: number; usergroup_name: string }[];
-  gateway_info: string | null;
-  working_state: number | null;
-}
+/** What the card shows of the store info of GET /v1/stores. */
+export type StoreInfoView = Omit<StoreInfo, 'company_id' | 'storegroup_id' | 'prefecture_id' | 'diagram_id' | 'pin_code' | 'effective_time'>;
 
 const MISSING = '--';
 

@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import { useLiveUpdates } from '~/components/use-live-updates';
+import type { Language } from '~/domain/alert-codes';
+import type { StoreSensors } from '~/domain/sensor-view';
+import { EmptySensors } from './empty-sensors';
+import { SensorPopup, useSensorPopup } from './sensor-popup';
+import { SensorViewHeader } from './sensor-view-header';
+
+type Popup = ReturnType<typeof useSensorPopup>;
+
+/**
+ * The frame both sensor views share (000 §2): header with the view toggle, the empty state,
+ * the detail popup, and live updates. `children` draws the sensors, opening the popup.
+ */
+export function SensorViewPage({
+  store,
+  view,
+  includeHidden,
+  language,
+  children,
+}: {
+  store: StoreSensors;
+  view: 'image' | 'list';
+  includeHidden: boolean;
+  language: Language;
+  children: (popup: Popup) => ReactNode;
+}) {
+  useLiveUpdates(store.store_id);
+  const popup = useSensorPopup(store.sensors);
+  return (
+    <main className="px-4 py-6 sm:px-6">
+      <SensorViewHeader storeId={store.store_id} storeName={store.store_name} view={view} includeHidden={includeHidden} count={store.sensors.length} />
+      {store.sensors.length === 0 ? <EmptySensors /> : children(popup)}
+      {popup.sensor && popup.anchor && <SensorPopup storeId={store.store_id} sensor={popup.sensor} anchor={popup.anchor} language={language} onClose={popup.close} />}
+    </main>
+  );
+}
