@@ -427,13 +427,5 @@ export function measurementCsvRow(sensor: { equipmentId: number; equipmentName: 
   ];
 }
 
-/** RFC 4180 quoting, CRLF line ends (Excel). */
-export function csvLine(cells: readonly string[]): string {
-  return `${cells.map((cell) => (/[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(',')}\r\n`;
-}
-
-/** The UTF-8 byte order mark that makes Excel read the file as UTF-8. */
-export const CSV_BOM = '\uFEFF';
-
 /** The headers of the measurement CSV download. */
 export const MEASUREMENT_CSV_RESPONSE_HEADERS = csvDownloadHeaders(MEASUREMENT_CSV_FILENAME);

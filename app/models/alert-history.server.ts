@@ -1,7 +1,7 @@
-import { writeToString } from 'fast-csv';
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import type { Language } from '~/domain/alert-codes';
+import { CSV_BOM, csvLine } from '~/domain/csv';
 import {
   ALERT_HISTORY_CSV_MAX_ROWS,
   type AlertHistoryPageQuery,
@@ -117,7 +117,7 @@ export async function exportAlertHistory(db: Db, viewer: Viewer, filter: AlertHi
 /** The CSV file: UTF-8 with a BOM so that Excel reads the Japanese text. */
 export async function alertHistoryCsv(db: Db, viewer: Viewer, filter: AlertHistoryFilter, language: Language): Promise<string> {
   const records = await exportAlertHistory(db, viewer, filter);
-  return writeToString(alertHistoryCsvRows(records, language), { writeBOM: true, rowDelimiter: '\r\n' });
+  return CSV_BOM + alertHistoryCsvRows(records, language).map(csvLine).join('');
 }
 
 /**

@@ -2,10 +2,10 @@ import { type SqlBool, sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import type { SensorLabel } from '~/domain/sensor-view';
 import type { DefrostRange } from '~/db/schema';
+import { CSV_BOM, csvLine } from '~/domain/csv';
 import { parseDefrostTimes } from '~/domain/defrost';
 import {
   COMMENT_SNAP_MINUTES,
-  CSV_BOM,
   type GraphUnit,
   type MinuteRange,
   type PanelState,
@@ -21,7 +21,6 @@ import {
   type CsvReading,
   type GraphPeriod,
   type SeriesPoint,
-  csvLine,
   measurementCsvRow,
   MEASUREMENT_CSV_HEADER,
   bucketWindow,

@@ -6,7 +6,6 @@ import {
   alertStopRangesInPeriod,
   axisRange,
   bucketWindow,
-  csvLine,
   dailyRangesInPeriod,
   denseSeries,
   graphPeriod,
@@ -26,6 +25,7 @@ import {
   thresholdBands,
   tickLabel,
 } from '~/domain/graph';
+import { csvLine } from '~/domain/csv';
 import { MeasurementCommentSchema, MeasurementCsvQuerySchema } from '~/domain/graph-schemas';
 import { fromJapan, toCompactDateTime } from '~/domain/japan-time';
 
