@@ -1,20 +1,17 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
-import { AlertStopSchema, alertHistoryQuerySchema, toApiItem } from '~/domain/alert-history';
+import { AlertStopSchema, toApiItem } from '~/domain/alert-history';
 import { toCompactDateTimeMs } from '~/domain/japan-time';
-import { listAlertHistory, resolveApiFilter } from '~/models/alert-history.server';
+import { listAlertHistory } from '~/models/alert-history.server';
 import { apiError, requireApiUser } from '~/services/access.server';
+import { requireAlertHistoryQuery } from '~/services/alert-history-api.server';
 import { stopActiveAlert } from '~/services/alert-stop.server';
-import { bodyOf, methodNotAllowed, parseOrThrow, searchParamsOf } from '~/services/api.server';
+import { bodyOf, methodNotAllowed, parseOrThrow } from '~/services/api.server';
 
 // GET /v1/alert_history?equipment_id=1,2|store_id=X&start_date=YYYYMMDD&end_date=YYYYMMDD&page_count=10&page_no=1
 //   → {all_count, alerts}, newest first (docs/decisions/040-alert-history.md).
 export async function loader({ request }: LoaderFunctionArgs) {
-  const viewer = await requireApiUser(request);
-  const query = parseOrThrow(alertHistoryQuerySchema(new Date()), searchParamsOf(request));
-  const db = getDb();
-  const filter = await resolveApiFilter(db, viewer, query);
-  if (!filter) throw apiError(404, 'not_found', 'No such store or sensor.');
+  const { db, viewer, query, filter } = await requireAlertHistoryQuery(request);
   const page = await listAlertHistory(db, viewer, filter, query);
   return json({ all_count: page.allCount, alerts: page.records.map(toApiItem) });
 }
