@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDb } from '../app/db/db.server';
-import { type EmbeddedDatabase, startEmbeddedPostgres } from '../app/db/embedded-postgres.server';
+import { type EmbeddedDatabase, startEmbeddedPostgres, takeOverStopSignals } from '../app/db/embedded-postgres.server';
 import { migrateToLatest } from '../app/db/migrate.server';
 import { ensureMeasurementPartitions } from '../app/models/measurement-partitions.server';
 import { DEMO_DEFAULT_PASSWORD } from '../app/domain/demo';
@@ -49,8 +49,11 @@ async function main() {
     log.info('stopped');
     process.exit(code);
   };
+  // PostgreSQL stops last, once the web server and the worker are gone.
+  takeOverStopSignals();
   process.on('SIGINT', () => void stop(0, 'SIGINT'));
   process.on('SIGTERM', () => void stop(0, 'SIGTERM'));
+  process.on('SIGHUP', () => void stop(0, 'SIGTERM'));
 
   const seededAt = await prepareDatabase(process.env.DATABASE_URL, embedded !== undefined || process.env.ONRECO_DEMO === '1');
   if (!dev) buildIfNeeded();

@@ -10,6 +10,15 @@ process.prependListener('beforeExit', () => {
   if (process.exitCode) process.exit();
 });
 
+/**
+ * Leaves what SIGINT, SIGTERM and SIGHUP do to the caller, who then stops PostgreSQL itself.
+ * The package's exit hook would stop it at once and end the process, so the children of a
+ * process that was signalled alone (`kill PID`, a service manager) ran on without a database.
+ */
+export function takeOverStopSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeAllListeners(signal);
+}
+
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
@@ -36,7 +45,12 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   await server.start();
   const base = `postgres://postgres:postgres@127.0.0.1:${port}`;
   await ensureDatabase(server, 'onreco');
-  return { url: `${base}/onreco`, stop: () => server.stop() };
+  // Ctrl-C in a terminal signals PostgreSQL too, which may then be down already: the package
+  // would wait for an exit that has happened. PostgreSQL removes its pid file as it stops.
+  const stop = async () => {
+    if (existsSync(path.join(databaseDir, 'postmaster.pid'))) await server.stop();
+  };
+  return { url: `${base}/onreco`, stop };
 }
 
 async function ensureDatabase(server: EmbeddedPostgres, name: string): Promise<void> {
