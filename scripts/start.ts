@@ -37,11 +37,18 @@ async function main() {
     stopping = true;
     const running = () => children.filter((child) => child.exitCode === null && child.signalCode === null);
     // Ctrl-C in a terminal signals the whole process group, so the children are stopping already
-    // (a second signal would make remix-serve close twice and print an error): they get 2 s to
-    // go by themselves. A process still there 5 s later (an open event stream keeps the web
-    // server busy) is killed.
-    const tell = setTimeout(() => running().forEach((child) => child.kill('SIGTERM')), signal === 'SIGINT' ? 2000 : 0);
-    const force = setTimeout(() => running().forEach((child) => child.kill('SIGKILL')), signal === 'SIGINT' ? 7000 : 5000);
+    // (a second signal would make remix-serve close twice and print an error): they get 6 s to
+    // go by themselves. The web server finishes its requests and ends its event streams, then
+    // waits for Remix's 5-s render timers of the last pages; a process still there 10 s after
+    // it was told is killed.
+    const grace = signal === 'SIGINT' ? 6000 : 0;
+    const tell = setTimeout(() => running().forEach((child) => child.kill('SIGTERM')), grace);
+    const force = setTimeout(() => {
+      for (const child of running()) {
+        log.warn({ pid: child.pid, command: child.spawnargs.join(' ') }, 'killed: it did not stop within 10 s');
+        child.kill('SIGKILL');
+      }
+    }, grace + 10_000);
     await Promise.all(running().map((child) => new Promise((done) => child.once('exit', done))));
     clearTimeout(tell);
     clearTimeout(force);

@@ -12,7 +12,9 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 export type Db = Kysely<Database>;
 
 export function createDb(connectionString: string, max = 10): Db {
-  const pool = new pg.Pool({ connectionString, max });
+  // allowExitOnIdle: idle connections do not keep a stopping process (the web server after
+  // SIGTERM, a script) alive.
+  const pool = new pg.Pool({ connectionString, max, allowExitOnIdle: true });
   // An idle connection that PostgreSQL closes (a restart, a shutdown) is dropped from the pool
   // and replaced on the next query; without a listener the error would end the process.
   pool.on('error', (error) => logger.warn({ err: error }, 'an idle database connection was closed'));

@@ -9,14 +9,35 @@ type Listener = (storeId: string) => void;
 const CHANNEL = 'onreco_store';
 const log = logger.child({ module: 'live-updates' });
 const listeners = new Set<Listener>();
+/** The end of every open event stream. */
+const openStreams = new Set<() => void>();
 let connecting: Promise<void> | null = null;
+let connection: pg.Client | null = null;
+let stopping = false;
+
+/**
+ * On SIGTERM or SIGINT remix-serve closes its server, which waits for open connections: the
+ * event streams would hold it, and the LISTEN connection the process, until it is killed. They
+ * end now; browsers reconnect by themselves (to the next server).
+ */
+function endOnStop() {
+  stopping = true;
+  for (const end of openStreams) end();
+  connection?.end().catch(() => undefined);
+}
 
 async function connect(): Promise<void> {
+  if (!connection) {
+    process.once('SIGTERM', endOnStop);
+    process.once('SIGINT', endOnStop);
+  }
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  connection = client;
   client.on('notification', (message) => {
     if (message.channel === CHANNEL && message.payload) for (const listener of listeners) listener(message.payload);
   });
   client.on('error', (error) => {
+    if (stopping) return;
     log.warn({ err: error }, 'live update connection lost; reconnecting');
     connecting = null;
     client.end().catch(() => undefined);
@@ -48,6 +69,7 @@ const KEEPALIVE_MS = 25_000;
  * at most once a second, and a comment every 25 s so proxies keep it open.
  */
 export async function storeChangeStream(request: Request, wanted: (storeId: string) => boolean | Promise<boolean>): Promise<Response> {
+  if (stopping) return new Response('stopping', { status: 503, headers: { 'Retry-After': '5' } });
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({
@@ -69,6 +91,7 @@ export async function storeChangeStream(request: Request, wanted: (storeId: stri
       });
       const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
       cleanup = () => {
+        openStreams.delete(cleanup);
         unsubscribe();
         clearInterval(keepalive);
         if (pending) clearTimeout(pending);
@@ -78,6 +101,7 @@ export async function storeChangeStream(request: Request, wanted: (storeId: stri
           // already closed
         }
       };
+      openStreams.add(cleanup);
       request.signal.addEventListener('abort', () => cleanup());
       send('retry: 5000\n\n');
     },

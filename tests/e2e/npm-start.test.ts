@@ -1,0 +1,97 @@
+// `npm start` (scripts/start.ts) on its embedded PostgreSQL stops in order: the web server, the
+// worker and the demo simulator first, PostgreSQL last, and nothing is left running, whether the
+// signal reaches it alone (`kill PID`, a service manager) or its whole process group (Ctrl-C).
+// Each child goes by itself, before start.ts would kill it (10 s), even with a screen's event
+// stream open; the web server within Remix's 5-s render timers of the last page.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_DEFAULT_PASSWORD } from '../../app/domain/demo';
+import { waitUntil } from '../support/processes';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'onreco-start-'));
+// As root the embedded PostgreSQL runs as its own user, which must enter the folder.
+chmodSync(dataDir, 0o755);
+const webPort = 36000 + Math.floor(Math.random() * 2000);
+const pgPort = webPort + 2000;
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function npmStart(): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(webPort), ONRECO_EMBEDDED_PG_PORT: String(pgPort), ONRECO_DATA_DIR: dataDir, ONRECO_DEMO_DAYS: '0', LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  // Its own process group, as a terminal would start it.
+  return spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, detached: true, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
+/** Every process below `pid`. */
+function descendants(pid: number): number[] {
+  const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });
+  const rows = out.trim().split('\n').map((line) => line.trim().split(/\s+/).map(Number));
+  const below = (parent: number): number[] => rows.filter(([, ppid]) => ppid === parent).flatMap(([child]) => [child, ...below(child)]);
+  return below(pid);
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The dashboard's event stream, open as a screen holds it. */
+async function openEventStream(base: string) {
+  const login = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ username: 'admin', password: DEMO_DEFAULT_PASSWORD }), redirect: 'manual' });
+  const cookie = login.headers.get('set-cookie')!.split(';')[0];
+  const events = await fetch(`${base}/resources/events`, { headers: { Cookie: cookie } });
+  expect(events.headers.get('content-type')).toContain('text/event-stream');
+  const reader = events.body!.getReader();
+  await reader.read();
+  // Read on, as a browser does, until the server ends the stream or the connection is cut.
+  const readToEnd = async () => {
+    while (!(await reader.read()).done);
+  };
+  return { ended: readToEnd().then(() => 'ended', () => 'ended') };
+}
+
+async function startAndStop(send: (start: ChildProcess) => void) {
+  const start = npmStart();
+  const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)));
+  const base = `http://localhost:${webPort}`;
+  await waitUntil(() => fetch(`${base}/login`).then((r) => r.ok, () => false), 90_000, 'npm start to serve /login');
+  const stream = await openEventStream(base);
+  // The web server, the worker, the simulator and PostgreSQL with its own processes.
+  const processes = descendants(start.pid!);
+  expect(processes.length).toBeGreaterThanOrEqual(5);
+  const stoppedAt = Date.now();
+  send(start);
+  expect(await exited).toBe(0);
+  expect(Date.now() - stoppedAt).toBeLessThan(9_000);
+  expect(await stream.ended).toBe('ended');
+  expect(processes.filter(alive)).toEqual([]);
+  expect(await listening(webPort)).toBe(false);
+  expect(await listening(pgPort)).toBe(false);
+  expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+}
+
+describe('npm start, stopped', () => {
+  it('by SIGTERM to it alone: stops its children, then PostgreSQL, and exits 0', async () => {
+    await startAndStop((start) => start.kill('SIGTERM'));
+  }, 150_000);
+
+  it('by Ctrl-C to its process group (PostgreSQL stops by itself too): exits 0 with nothing left', async () => {
+    await startAndStop((start) => process.kill(-start.pid!, 'SIGINT'));
+  }, 150_000);
+});
