@@ -4,7 +4,7 @@
 // Each child goes by itself, before start.ts would kill it (10 s), even with a screen's event
 // stream open; the web server within Remix's 5-s render timers of the last page.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,14 +42,18 @@ function descendants(pid: number): number[] {
   return below(pid);
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** The command lines of those of `pids` still running (a zombie waiting for its reaper is gone). */
+function survivors(pids: number[]): string[] {
+  return pids.flatMap((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return [];
+      return [`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')}`];
+    } catch {
+      return [];
+    }
+  });
+}
 
 /** The dashboard's event stream, open as a screen holds it. */
 async function openEventStream(base: string) {
@@ -80,7 +84,8 @@ async function startAndStop(send: (start: ChildProcess) => void) {
   expect(await exited).toBe(0);
   expect(Date.now() - stoppedAt).toBeLessThan(9_000);
   expect(await stream.ended).toBe('ended');
-  expect(processes.filter(alive)).toEqual([]);
+  // tsx's esbuild service notices its parent's exit a moment later.
+  await expect.poll(() => survivors(processes), { timeout: 5000 }).toEqual([]);
   expect(await listening(webPort)).toBe(false);
   expect(await listening(pgPort)).toBe(false);
   expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
