@@ -18,13 +18,27 @@ chmodSync(dataDir, 0o755);
 const webPort = 36000 + Math.floor(Math.random() * 2000);
 const pgPort = webPort + 2000;
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const started: ChildProcess[] = [];
+
+afterAll(() => {
+  // A test that failed half-way leaves nothing running: its whole process group goes.
+  for (const start of started) {
+    try {
+      process.kill(-start.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 function npmStart(): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(webPort), ONRECO_EMBEDDED_PG_PORT: String(pgPort), ONRECO_DATA_DIR: dataDir, ONRECO_DEMO_DAYS: '0', LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   // Its own process group, as a terminal would start it.
-  return spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, detached: true, stdio: ['ignore', 'ignore', 'inherit'] });
+  const start = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, detached: true, stdio: ['ignore', 'ignore', 'inherit'] });
+  started.push(start);
+  return start;
 }
 
 const listening = (port: number) =>
