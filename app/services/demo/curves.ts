@@ -93,6 +93,11 @@ const EXCURSION_COLUMNS = Array.from({ length: EXCURSION_SLOTS }, (_, i) =>
 export const CURVE_COLUMNS: readonly string[] = [...BASE_COLUMNS, ...DEFROST_COLUMNS, ...EXCURSION_COLUMNS];
 export type CurveRow = Record<string, number>;
 
+/** The window [start, end) has a minute in [from, to]. */
+export function windowTouches(window: MinuteWindow, from: number, to: number): boolean {
+  return window.start <= to && from < window.end;
+}
+
 /** Whether an excursion changes readings anywhere in [from, to]. */
 export function excursionTouches(ex: Excursion, from: number, to: number): boolean {
   return ex.start <= to && from < ex.end + EXCURSION_TAIL * ex.down;
@@ -147,7 +152,7 @@ export function curveRow(curve: SensorCurve, from: number, to: number): CurveRow
 
 /** One slot for error windows and one for gaps: at most one of each may touch [from, to]. */
 function windowColumns(prefix: 'error' | 'gap', windows: readonly MinuteWindow[], from: number, to: number): CurveRow {
-  const touching = windows.filter((w) => w.start <= to && from < w.end);
+  const touching = windows.filter((w) => windowTouches(w, from, to));
   if (touching.length > 1) throw new Error(`More than one ${prefix} window between minutes ${from} and ${to}`);
   return { [`${prefix}Start`]: touching[0]?.start ?? 0, [`${prefix}End`]: touching[0]?.end ?? 0 };
 }

@@ -1,6 +1,6 @@
 import { toCompactDateTime } from '~/domain/japan-time';
 import type { WireReading } from '../../../gateway/api-client';
-import { CurveEvaluator, excursionTouches, type Excursion, MINUTE_MS, type MinuteWindow, type SensorCurve } from './curves';
+import { CurveEvaluator, excursionTouches, type Excursion, MINUTE_MS, type MinuteWindow, type SensorCurve, windowTouches } from './curves';
 import { excursionSpan, type ExcursionTarget, fitsClimate, isClear, randomExcursion } from './incidents';
 import { type DemoPlan, type PlannedSensor, type PlannedStore, targetOf } from './plan';
 import { Rng } from './prng';
@@ -64,8 +64,8 @@ export function minutesPerBatch(sensors: number, maxReadings: number): number {
 
 /** The seeded curve has nothing planned (excursion, error, gap) anywhere in [from, to]. */
 function quiet(curve: SensorCurve, from: number, to: number): boolean {
-  const overlaps = (w: MinuteWindow) => w.start <= to && from < w.end;
-  return !curve.excursions.some((ex) => excursionTouches(ex, from, to)) && !curve.errors.some(overlaps) && !curve.gaps.some(overlaps);
+  const touches = (w: MinuteWindow) => windowTouches(w, from, to);
+  return !curve.excursions.some((ex) => excursionTouches(ex, from, to)) && !curve.errors.some(touches) && !curve.gaps.some(touches);
 }
 
 export class DemoSimulation {
@@ -113,7 +113,7 @@ export class DemoSimulation {
     const incidents: SimulatedIncident[] = [];
     for (let hour = Math.floor(from / 60) - CYCLE_HOURS; hour <= Math.floor(to / 60); hour++) {
       for (const incident of this.incidentsOfHour(hour)) {
-        const touches = incident.kind === 'excursion' ? excursionTouches(incident.excursion, from, to) : incident.window.start <= to && from < incident.window.end;
+        const touches = incident.kind === 'excursion' ? excursionTouches(incident.excursion, from, to) : windowTouches(incident.window, from, to);
         if (touches) incidents.push(incident);
       }
     }
