@@ -10,7 +10,7 @@
 //   npx tsx tests/bench/alert-latency.ts            (HIGH=40 SILENT=20 to change)
 import os from 'node:os';
 import { DEFAULT_NO_COMMUNICATION_MINUTES } from '../../app/domain/alert-engine';
-import { createUser } from '../fixtures/chain';
+import { bleAddress, createUser } from '../fixtures/chain';
 import { BENCH_PIN, createBenchStore, startBenchConsole, type BenchConsole } from '../support/bench';
 import { machine, percentile } from '../support/console';
 import { pairOverApi, postReading } from '../support/gateway-api';
@@ -25,7 +25,7 @@ const FIRST_THRESHOLD_MS = 20_000;
 const THRESHOLD_MS = DEFAULT_NO_COMMUNICATION_MINUTES * 60_000;
 
 const pad = (i: number) => String(i).padStart(2, '0');
-const serials = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `AA:BB:${tag}:00:00:${i.toString(16).padStart(2, '0').toUpperCase()}`);
+const serials = (tag: string, n: number) => Array.from({ length: n }, (_, i) => bleAddress(tag, i));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 

@@ -14,6 +14,7 @@ import { profileFor, simulatedTemperature } from '../../gateway/sources/simulate
 import { BUFFER_FILE } from '../../gateway/state';
 import { formatMeasuredAt } from '../../gateway/time';
 import { createBenchStore, deployedGateway, pairGatewayDataDir, startBenchConsole, startGatewayRun, storedReadings } from '../support/bench';
+import { bleAddress } from '../fixtures/chain';
 import { machine } from '../support/console';
 
 const HOURS = Number(process.env.HOURS ?? 72);
@@ -44,7 +45,7 @@ async function main() {
   const from = end - HOURS * 60 * MINUTE;
   const bench = await startBenchConsole('onreco_bench_gateway_drain', new Date(from - 86400_000));
   try {
-    const serials = Array.from({ length: SENSORS }, (_, i) => `AA:BB:D0:00:00:${i.toString(16).padStart(2, '0').toUpperCase()}`);
+    const serials = Array.from({ length: SENSORS }, (_, i) => bleAddress('D0', i));
     await createBenchStore(bench.db, STORE, serials, () => ({ lower_limit: -30, upper_limit: 60, guard_time: 10 }));
     const dataDir = await pairGatewayDataDir(bench.base, STORE);
     const bufferFile = path.join(dataDir, BUFFER_FILE);

@@ -19,6 +19,7 @@ import { profileFor, simulatedTemperature } from '../../gateway/sources/simulate
 import { BUFFER_FILE, STATUS_FILE } from '../../gateway/state';
 import { formatMeasuredAt } from '../../gateway/time';
 import { createBenchStore, deployedGateway, pairGatewayDataDir, startBenchConsole, startGatewayRun, storedReadings, type BenchConsole } from '../support/bench';
+import { bleAddress } from '../fixtures/chain';
 import { machine } from '../support/console';
 
 const KILLS = Number(process.env.KILLS ?? 200);
@@ -29,7 +30,7 @@ const STORE = 'KILLS';
 const MINUTE = 60_000;
 const RUN_ARGS = ['--exit-when-drained', '--upload-batch-size', '250', '--upload-delay-ms', '0', '--retry-base-ms', '20', '--retry-max-ms', '200', '--status-interval-seconds', '1'];
 
-const serials = Array.from({ length: SENSORS }, (_, i) => `AA:BB:E0:00:00:${i.toString(16).padStart(2, '0').toUpperCase()}`);
+const serials = Array.from({ length: SENSORS }, (_, i) => bleAddress('E0', i));
 const key = (serial: string, at: number) => `${serial}|${at}`;
 
 interface Segment {

@@ -9,7 +9,9 @@ import { createDb } from '../../app/db/db.server';
 import { migrateToLatest } from '../../app/db/migrate.server';
 import { toCompactDateTime } from '../../app/domain/japan-time';
 import { ensureMeasurementPartitions } from '../../app/models/measurement-partitions.server';
+import { bleAddress } from '../fixtures/chain';
 import { prepareTestDatabase } from '../support/database';
+import { pairOverApi } from '../support/gateway-api';
 import { machine, serveConsole } from '../support/console';
 
 const STORES = Number(process.env.STORES ?? 40);
@@ -27,7 +29,7 @@ async function main() {
   await seedStores(db);
   const server = await serveConsole(database.url);
   try {
-    const tokens = await Promise.all(Array.from({ length: STORES }, (_, i) => pair(server.base, i)));
+    const tokens = await Promise.all(Array.from({ length: STORES }, (_, i) => pairOverApi(server.base, `B${i}`, '123456')));
     // Each gateway replays history forward from `start`, minute by minute, as after an outage.
     let next = 0;
     const cursors = tokens.map(() => start.getTime());
@@ -72,16 +74,9 @@ async function seedStores(db: ReturnType<typeof createDb>) {
     await db.insertInto('stores').values({ store_id: storeId, store_no: String(90000 + i), store_name: `ベンチ店${i}`, company_id: 'B1', storegroup_id: 'B1', prefecture_id: 13, address: '東京都', opening_date: '2024-01-01', working_state: 1, gateway_info: `GW-B${i}` }).execute();
     await db.insertInto('gateway_pins').values({ store_id: storeId, pin_code: '123456', effective_time: new Date(Date.now() + 3600_000) }).execute();
     await db.insertInto('sensors').values(Array.from({ length: SENSORS }, (_, s) => ({
-      store_id: storeId, equipment_name: `センサ${s}`, serial_no: address(s), icon_kind: 3, lower_limit: 0, upper_limit: 10, guard_time: 10, snoozing_time: 60, def_time: '[]',
+      store_id: storeId, equipment_name: `センサ${s}`, serial_no: bleAddress('CC', s), icon_kind: 3, lower_limit: 0, upper_limit: 10, guard_time: 10, snoozing_time: 60, def_time: '[]',
     }))).execute();
   }
-}
-
-const address = (s: number) => `AA:BB:CC:00:00:${s.toString(16).padStart(2, '0').toUpperCase()}`;
-
-async function pair(base: string, i: number): Promise<string> {
-  const response = await fetch(`${base}/on-reco/v1/gateway/pair`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ gateway_info: `GW-B${i}`, pin_code: '123456' }) });
-  return ((await response.json()) as { gateway_token: string }).gateway_token;
 }
 
 /** 25 minutes of 20 sensors; sensor 0 of every store has an excursion every few hours, so alerts open and recover. */
@@ -91,7 +86,7 @@ function batch(store: number, fromMs: number) {
     const at = fromMs + m * 60_000;
     for (let s = 0; s < SENSORS; s += 1) {
       const excursion = s === 0 && Math.floor(at / 3600_000) % 5 === 0;
-      readings.push({ serial_no: address(s), measured_at: toCompactDateTime(new Date(at)), temperature: Math.round((excursion ? 13 : 4 + Math.sin(at / 600_000 + store + s)) * 10) / 10, error: false, battery: 90, receive_sensitivity: -70 });
+      readings.push({ serial_no: bleAddress('CC', s), measured_at: toCompactDateTime(new Date(at)), temperature: Math.round((excursion ? 13 : 4 + Math.sin(at / 600_000 + store + s)) * 10) / 10, error: false, battery: 90, receive_sensitivity: -70 });
     }
   }
   return { readings };
