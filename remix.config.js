@@ -1,6 +1,12 @@
+import { flatRoutes } from 'remix-flat-routes';
+
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
-  ignoredRouteFiles: ['**/.*', '**/*.test.{ts,tsx}'],
+  // Routes are grouped by area in `+` folders (remix-flat-routes, as the Epic Stack does):
+  // _app+/ the signed-in console, _auth+/ the sign-in pages, on-reco+/ the REST API,
+  // resources+/ the console's own data endpoints. docs/architecture.md has the map.
+  ignoredRouteFiles: ['**/*'],
+  routes: async (defineRoutes) => flatRoutes('routes', defineRoutes, { ignoredRouteFiles: ['**/.*', '**/*.test.{ts,tsx}'] }),
   serverModuleFormat: 'esm',
   tailwind: true,
   postcss: true,

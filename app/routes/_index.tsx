@@ -1,2 +1,2 @@
 // "/" is the same screen as /login (000 §2).
-export { action, default, loader, meta } from './login';
+export { action, default, loader, meta } from './_auth+/login';

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hashToken } from '~/models/access-tokens.server';
-import { action as tokenAction } from '~/routes/on-reco.token';
-import { loader as usersLoader } from '~/routes/on-reco.v1.users';
-import { loader as unknownLoader } from '~/routes/on-reco.v1.$';
-import { action as logoutAction } from '~/routes/logout';
-import { action as loginAction } from '~/routes/login';
-import { loader as layoutLoader } from '~/routes/_app';
+import { action as tokenAction } from '~/routes/on-reco+/token';
+import { loader as usersLoader } from '~/routes/on-reco+/v1.users';
+import { loader as unknownLoader } from '~/routes/on-reco+/v1.$';
+import { action as logoutAction } from '~/routes/_auth+/logout';
+import { action as loginAction } from '~/routes/_auth+/login';
+import { loader as layoutLoader } from '~/routes/_app+/_layout';
 import { TEST_PASSWORD, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { call, get, postForm, tokenFor } from '../support/requests';

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEFAULT_PASSWORD, DEMO_LOGINS } from '~/domain/demo';
-import { action as tokenAction } from '~/routes/on-reco.token';
-import { loader as storeListLoader } from '~/routes/on-reco.v1.store_list';
+import { action as tokenAction } from '~/routes/on-reco+/token';
+import { loader as storeListLoader } from '~/routes/on-reco+/v1.store_list';
 import { readingAt } from '~/services/demo/curves';
 import { buildDemoPlan } from '~/services/demo/plan';
 import { type DemoSummary, isDatabaseEmpty, seedDemoChain } from '~/services/demo-seed.server';

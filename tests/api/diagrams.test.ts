@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_DIAGRAM_BYTES } from '~/domain/diagram';
-import { action as uploadAction, loader as listLoader } from '~/routes/on-reco.v1.diagram';
-import { loader as imageLoader } from '~/routes/on-reco.v1.diagram.image';
-import { action as positionAction } from '~/routes/on-reco.v1.equipments.position';
-import { action as setDiagramAction } from '~/routes/on-reco.v1.stores.diagram';
-import { loader as consoleImageLoader } from '~/routes/resources.diagram-image';
-import { loader as pdfjsLoader } from '~/routes/resources.pdfjs.$';
+import { action as uploadAction, loader as listLoader } from '~/routes/on-reco+/v1.diagram';
+import { loader as imageLoader } from '~/routes/on-reco+/v1.diagram.image';
+import { action as positionAction } from '~/routes/on-reco+/v1.equipments.position';
+import { action as setDiagramAction } from '~/routes/on-reco+/v1.stores.diagram';
+import { loader as consoleImageLoader } from '~/routes/resources+/diagram-image';
+import { loader as pdfjsLoader } from '~/routes/resources+/pdfjs.$';
 import { TEST_PASSWORD, countRows, createSensor, createStore, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { BASE, call, get, postJson, tokenFor } from '../support/requests';

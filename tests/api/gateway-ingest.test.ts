@@ -1,9 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { toCompactDateTime } from '~/domain/japan-time';
-import { action as pairAction } from '~/routes/on-reco.v1.gateway.pair';
-import { loader as configLoader } from '~/routes/on-reco.v1.gateway.config';
-import { action as readingsAction } from '~/routes/on-reco.v1.gateway.readings';
+import { action as pairAction } from '~/routes/on-reco+/v1.gateway.pair';
+import { loader as configLoader } from '~/routes/on-reco+/v1.gateway.config';
+import { action as readingsAction } from '~/routes/on-reco+/v1.gateway.readings';
 import { TEST_PASSWORD, countRows, createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { BASE, call, get, postJson, tokenFor } from '../support/requests';

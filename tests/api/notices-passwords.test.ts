@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { action as noticeAction, loader as noticeLoader } from '~/routes/on-reco.v1.notice';
-import { action as passcodeAction } from '~/routes/on-reco.v1.user.passcode';
-import { action as passAction } from '~/routes/on-reco.v1.user.pass';
-import { action as tokenAction } from '~/routes/on-reco.token';
+import { action as noticeAction, loader as noticeLoader } from '~/routes/on-reco+/v1.notice';
+import { action as passcodeAction } from '~/routes/on-reco+/v1.user.passcode';
+import { action as passAction } from '~/routes/on-reco+/v1.user.pass';
+import { action as tokenAction } from '~/routes/on-reco+/token';
 import { TEST_PASSWORD, countRows, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { call, get, postForm, postJson, tokenFor } from '../support/requests';

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { loader as storeListLoader } from '~/routes/on-reco.v1.store_list';
-import { loader as prefectureLoader } from '~/routes/on-reco.v1.prefecture';
-import { loader as regionLoader } from '~/routes/on-reco.v1.region';
-import { loader as storegroupLoader } from '~/routes/on-reco.v1.storegroup';
+import { loader as storeListLoader } from '~/routes/on-reco+/v1.store_list';
+import { loader as prefectureLoader } from '~/routes/on-reco+/v1.prefecture';
+import { loader as regionLoader } from '~/routes/on-reco+/v1.region';
+import { loader as storegroupLoader } from '~/routes/on-reco+/v1.storegroup';
 import { TEST_PASSWORD, createSensor, createStore, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { call, get, tokenFor } from '../support/requests';

@@ -34,7 +34,7 @@ export function postForm(path: string, fields: Record<string, string>, headers: 
 
 /** Signs in through POST /on-reco/token and returns the bearer token. */
 export async function tokenFor(loginId: string, password: string): Promise<string> {
-  const { action } = await import('../../app/routes/on-reco.token');
+  const { action } = await import('../../app/routes/on-reco+/token');
   const response = await call(action as Handler, postForm('/on-reco/token', { grant_type: 'password', username: loginId, password }));
   if (response.status !== 200) throw new Error(`login of ${loginId} failed: ${await response.text()}`);
   return ((await response.json()) as { access_token: string }).access_token;

@@ -11,7 +11,7 @@ import { fieldErrors } from '~/services/api.server';
 import { logIn } from '~/services/auth.server';
 import { PasswordError, changePassword } from '~/services/passwords.server';
 import { createLoginSession } from '~/services/session.server';
-import type { AppHandle } from './_app';
+import type { AppHandle } from './_layout';
 
 export const handle: AppHandle = { hideDashboardLink: true };
 export const meta: MetaFunction = () => [{ title: 'パスワード変更 | On-Reco' }];

@@ -10,7 +10,7 @@ import { createDiagrams, getStoreDiagram, getUsableDiagram, listDiagramSensors, 
 import { requireRole, requireStoreAccess } from '~/services/access.server';
 import { fieldErrors, searchParamsOf } from '~/services/api.server';
 import { readDiagramUpload, uploadFailureMessage } from '~/services/diagram-files.server';
-import type { loader as storeLoader } from './_app.stores.$storeId';
+import type { loader as storeLoader } from './_layout';
 
 export const meta: MetaFunction = () => [{ title: 'センサ配置図の編集 | On-Reco' }];
 
@@ -88,7 +88,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function DiagramEditPage() {
   const { storeId, diagram, diagrams, sensors } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const store = useRouteLoaderData<typeof storeLoader>('routes/_app.stores.$storeId')?.store;
+  const store = useRouteLoaderData<typeof storeLoader>('routes/_app+/stores.$storeId+/_layout')?.store;
   const base = `/stores/${encodeURIComponent(storeId)}`;
   const errorFrom = (origin: Origin) => (result && !result.ok && result.intent !== 'positions' && result.origin === origin ? (result.message ?? DIAGRAM_MESSAGES.uploadFailed) : null);
   const settings = (

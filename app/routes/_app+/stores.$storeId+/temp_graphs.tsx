@@ -10,7 +10,7 @@ import { listGraphSensors, loadGraphPanel, saveMeasurementComment } from '~/mode
 import { requireStoreAccess, requireUser } from '~/services/access.server';
 import { fieldErrors } from '~/services/api.server';
 import { loadAlertStopSchedules } from '~/services/sensor-evaluation.server';
-import type { loader as storeLoader } from './_app.stores.$storeId';
+import type { loader as storeLoader } from './_layout';
 
 export const meta: MetaFunction = () => [{ title: '温度グラフ | On-Reco' }];
 
@@ -55,7 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function TemperatureGraphsPage() {
   const { storeId, states, sensors, panels, today } = useLoaderData<typeof loader>();
-  const store = useRouteLoaderData<typeof storeLoader>('routes/_app.stores.$storeId')?.store;
+  const store = useRouteLoaderData<typeof storeLoader>('routes/_app+/stores.$storeId+/_layout')?.store;
   useRefresh();
   const full = states.length >= GRAPH_MAX_PANELS;
   return (

@@ -23,7 +23,7 @@ import { listAlertHistory, listMenuSensors, resolvePageFilter } from '~/models/a
 import { requireStoreAccess, requireUser } from '~/services/access.server';
 import { stopActiveAlert } from '~/services/alert-stop.server';
 import { fieldErrors } from '~/services/api.server';
-import type { loader as storeLoader } from './_app.stores.$storeId';
+import type { loader as storeLoader } from './_layout';
 
 export const meta: MetaFunction = () => [{ title: '警報履歴 | On-Reco' }];
 
@@ -93,7 +93,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function WarningHistoriesPage() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const store = useRouteLoaderData<typeof storeLoader>('routes/_app.stores.$storeId')?.store;
+  const store = useRouteLoaderData<typeof storeLoader>('routes/_app+/stores.$storeId+/_layout')?.store;
   const [searchParams] = useSearchParams();
   const location = useLocation();
   useLiveUpdates(data.storeId);

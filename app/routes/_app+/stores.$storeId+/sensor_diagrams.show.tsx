@@ -6,7 +6,7 @@ import { getDb } from '~/db/db.server';
 import { can } from '~/domain/roles';
 import { getStoreDiagram, listDiagramSensors } from '~/models/diagrams.server';
 import { requireStoreAccess, requireUser } from '~/services/access.server';
-import type { loader as storeLoader } from './_app.stores.$storeId';
+import type { loader as storeLoader } from './_layout';
 
 export const meta: MetaFunction = () => [{ title: 'センサ配置図 | On-Reco' }];
 
@@ -23,7 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export default function StoreDiagramPage() {
   const { storeId, diagram, sensors, canEdit } = useLoaderData<typeof loader>();
-  const store = useRouteLoaderData<typeof storeLoader>('routes/_app.stores.$storeId')?.store;
+  const store = useRouteLoaderData<typeof storeLoader>('routes/_app+/stores.$storeId+/_layout')?.store;
   useLiveUpdates(storeId);
   const editHref = canEdit ? `/stores/${encodeURIComponent(storeId)}/sensor_diagrams/edit` : null;
   return (

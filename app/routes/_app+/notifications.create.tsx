@@ -9,7 +9,7 @@ import { NOTICE_CONTENT_MAX, NOTICE_MESSAGES, NOTICE_TITLE_MAX, NoticeSchema } f
 import { createNotice } from '~/models/notices.server';
 import { requireRole } from '~/services/access.server';
 import { fieldErrors } from '~/services/api.server';
-import type { AppHandle } from './_app';
+import type { AppHandle } from './_layout';
 
 export const handle: AppHandle = { hideDashboardLink: true };
 export const meta: MetaFunction = () => [{ title: 'お知らせ作成 | On-Reco' }];

@@ -13,7 +13,7 @@ import { listStores } from '~/models/store-list.server';
 import { requireUser } from '~/services/access.server';
 import { fieldErrors } from '~/services/api.server';
 import { logger } from '~/services/logger.server';
-import type { AppHandle } from './_app';
+import type { AppHandle } from './_layout';
 
 export const handle: AppHandle = { hideDashboardLink: true };
 export const meta: MetaFunction = () => [{ title: 'ダッシュボード | On-Reco' }];
