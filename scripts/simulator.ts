@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { DEMO_DEFAULT_PASSWORD } from '../app/domain/demo';
 import { getEnv } from '../app/env.server';
-import { DemoSimulator } from '../app/services/demo-simulator.server';
+import { DemoSimulator } from '../app/demo/simulator.server';
 import { logger } from '../app/services/logger.server';
 
 const env = getEnv();

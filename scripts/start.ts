@@ -11,8 +11,8 @@ import { migrateToLatest } from '../app/db/migrate.server';
 import { ensureMeasurementPartitions } from '../app/models/measurement-partitions.server';
 import { DEMO_DEFAULT_PASSWORD } from '../app/domain/demo';
 import { getEnv } from '../app/env.server';
-import { isDatabaseEmpty, seedDemoChain } from '../app/services/demo-seed.server';
-import { demoSeededAt } from '../app/services/demo-simulator.server';
+import { isDatabaseEmpty, seedDemoChain } from '../app/demo/seed.server';
+import { demoSeededAt } from '../app/demo/simulator.server';
 import { logger } from '../app/services/logger.server';
 
 const log = logger.child({ module: 'start' });

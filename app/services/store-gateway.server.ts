@@ -32,8 +32,8 @@ import {
   updateStoreMaster,
 } from '~/models/store-management.server';
 import type { Viewer } from '~/models/users.server';
-import { apiError } from './access.server';
-import { invalidRequest } from './api.server';
+import { apiError } from '../http/access.server';
+import { invalidRequest } from '../http/api.server';
 
 // The store management writes, each in one transaction on the locked store row, each with its
 // audit_log row: PIN issue and reissue, gateway exchange, removal, and the store save of

@@ -4,7 +4,7 @@ import type { TestProject } from 'vitest/node';
 import { stopProcess } from './processes';
 import { createDb } from '../../app/db/db.server';
 import { DEMO_DEFAULT_PASSWORD } from '../../app/domain/demo';
-import { seedDemoChain } from '../../app/services/demo-seed.server';
+import { seedDemoChain } from '../../app/demo/seed.server';
 
 declare module 'vitest' {
   export interface ProvidedContext {

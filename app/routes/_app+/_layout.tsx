@@ -5,8 +5,8 @@ import { Footer } from '~/components/layout/footer';
 import { Header } from '~/components/layout/header';
 import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-schemas';
 import { menuPermissions } from '~/domain/roles';
-import { requireUser } from '~/services/access.server';
-import { readSession } from '~/services/session.server';
+import { requireUser } from '~/http/access.server';
+import { readSession } from '~/http/session.server';
 
 /** Routes set `handle = { hideDashboardLink: true }` where the header has no dashboard link. */
 export interface AppHandle {

@@ -10,8 +10,8 @@ import { STORE_NAME_FILTER_SIZE, STORE_STATUS_LABELS, StoreListQuerySchema } fro
 import { listCompanies, listPrefectures, listRegions, listStoregroups } from '~/models/lookups.server';
 import { getLatestNotice } from '~/models/notices.server';
 import { listStores } from '~/models/store-list.server';
-import { requireUser } from '~/services/access.server';
-import { fieldErrors } from '~/services/api.server';
+import { requireUser } from '~/http/access.server';
+import { fieldErrors } from '~/http/api.server';
 import { logger } from '~/services/logger.server';
 import type { AppHandle } from './_layout';
 

@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, json } from '@remix-run/node';
 import { NotFound } from '~/components/not-found';
-import { requireUser } from '~/services/access.server';
+import { requireUser } from '~/http/access.server';
 
 // Where a store that cannot be loaded (unknown, or not the viewer's) sends the user.
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -7,8 +7,8 @@ import { StatusBar } from '~/components/status-bar';
 import { getDb } from '~/db/db.server';
 import { NOTICE_CONTENT_MAX, NOTICE_MESSAGES, NOTICE_TITLE_MAX, NoticeSchema } from '~/domain/notice-schemas';
 import { createNotice } from '~/models/notices.server';
-import { requireRole } from '~/services/access.server';
-import { fieldErrors } from '~/services/api.server';
+import { requireRole } from '~/http/access.server';
+import { fieldErrors } from '~/http/api.server';
 import type { AppHandle } from './_layout';
 
 export const handle: AppHandle = { hideDashboardLink: true };

@@ -6,11 +6,11 @@ import { Page } from '~/components/page';
 import { StatusBar } from '~/components/status-bar';
 import { getDb } from '~/db/db.server';
 import { PASSWORD_MESSAGES, PasswordChangeSchema } from '~/domain/auth-schemas';
-import { requireUser } from '~/services/access.server';
-import { fieldErrors } from '~/services/api.server';
+import { requireUser } from '~/http/access.server';
+import { fieldErrors } from '~/http/api.server';
 import { logIn } from '~/services/auth.server';
 import { PasswordError, changePassword } from '~/services/passwords.server';
-import { createLoginSession } from '~/services/session.server';
+import { createLoginSession } from '~/http/session.server';
 import type { AppHandle } from './_layout';
 
 export const handle: AppHandle = { hideDashboardLink: true };

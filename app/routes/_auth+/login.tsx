@@ -5,7 +5,7 @@ import { AuthCard, ErrorBar } from '~/components/auth-card';
 import { getDb } from '~/db/db.server';
 import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-schemas';
 import { LoginError, consoleAuthenticator } from '~/services/auth.server';
-import { createLoginSession, readSession } from '~/services/session.server';
+import { createLoginSession, readSession } from '~/http/session.server';
 import { lookUpAccessToken } from '~/models/access-tokens.server';
 
 export const meta: MetaFunction = () => [{ title: 'Login | On-Reco' }];

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { revokeAccessToken } from '~/models/access-tokens.server';
-import { clearSessionHeaders, readSession } from '~/services/session.server';
+import { clearSessionHeaders, readSession } from '~/http/session.server';
 
 // Logout revokes the token on the server and clears the cookie; GET does nothing so that a
 // prefetch or a stray link cannot sign anyone out.

@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { TokenRequestSchema } from '~/domain/auth-schemas';
-import { apiError } from '~/services/access.server';
-import { fieldErrors } from '~/services/api.server';
+import { apiError } from '~/http/access.server';
+import { fieldErrors } from '~/http/api.server';
 import { LoginError, logIn } from '~/services/auth.server';
 
 // POST /on-reco/token (form body grant_type=password, username, password): the auth info.

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { apiError, requireApiUser } from '~/services/access.server';
+import { apiError, requireApiUser } from '~/http/access.server';
 
 // Any other /on-reco/v1 path: 401 without a token (every v1 call needs one), else 404 JSON.
 async function notFound({ request }: LoaderFunctionArgs) {

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { ALERT_HISTORY_CSV_FILENAME } from '~/domain/alert-history';
 import { csvDownloadHeaders } from '~/domain/csv';
 import { alertHistoryCsv } from '~/models/alert-history.server';
-import { requireAlertHistoryQuery } from '~/services/alert-history-api.server';
+import { requireAlertHistoryQuery } from '~/http/alert-history-query.server';
 
 // GET /v1/alert_history/csv with the list's filters (paging ignored): alert_history.csv,
 // UTF-8 with a BOM, newest first.

@@ -3,10 +3,10 @@ import { getDb } from '~/db/db.server';
 import { AlertStopSchema, toApiItem } from '~/domain/alert-history';
 import { toCompactDateTimeMs } from '~/domain/japan-time';
 import { listAlertHistory } from '~/models/alert-history.server';
-import { apiError, requireApiUser } from '~/services/access.server';
-import { requireAlertHistoryQuery } from '~/services/alert-history-api.server';
+import { apiError, requireApiUser } from '~/http/access.server';
+import { requireAlertHistoryQuery } from '~/http/alert-history-query.server';
 import { stopActiveAlert } from '~/services/alert-stop.server';
-import { bodyOf, methodNotAllowed, parseOrThrow } from '~/services/api.server';
+import { bodyOf, methodNotAllowed, parseOrThrow } from '~/http/api.server';
 
 // GET /v1/alert_history?equipment_id=1,2|store_id=X&start_date=YYYYMMDD&end_date=YYYYMMDD&page_count=10&page_no=1
 //   → {all_count, alerts}, newest first (docs/decisions/040-alert-history.md).

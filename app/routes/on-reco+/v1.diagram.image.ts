@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { DiagramImageQuerySchema } from '~/domain/diagram';
 import { getDiagramFile } from '~/models/diagrams.server';
-import { apiError, requireApiUser } from '~/services/access.server';
-import { parseOrThrow, searchParamsOf } from '~/services/api.server';
-import { diagramFileResponse } from '~/services/diagram-files.server';
+import { apiError, requireApiUser } from '~/http/access.server';
+import { parseOrThrow, searchParamsOf } from '~/http/api.server';
+import { diagramFileResponse } from '~/http/diagram-files.server';
 
 // GET /v1/diagram/image?diagram_id: the file with its content type (PDF or image), when it is
 // a template or belongs to a store the caller may see; 404 otherwise.

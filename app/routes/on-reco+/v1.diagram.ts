@@ -2,9 +2,9 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, json } from '@remix-r
 import { getDb } from '~/db/db.server';
 import { DiagramListQuerySchema, DiagramUploadSchema } from '~/domain/diagram';
 import { createDiagrams, listUsableDiagrams } from '~/models/diagrams.server';
-import { apiError, requireApiRole, requireApiStoreAccess, requireApiUser } from '~/services/access.server';
-import { methodNotAllowed, parseOrThrow, searchParamsOf } from '~/services/api.server';
-import { readDiagramUpload } from '~/services/diagram-files.server';
+import { apiError, requireApiRole, requireApiStoreAccess, requireApiUser } from '~/http/access.server';
+import { methodNotAllowed, parseOrThrow, searchParamsOf } from '~/http/api.server';
+import { readDiagramUpload } from '~/http/diagram-files.server';
 
 // GET /v1/diagram?store_id: [{diagram_id, diagram_name}], the store's own files then the
 // chain's templates. POST /v1/diagram (multipart store_id + item_images[]): stores the files,

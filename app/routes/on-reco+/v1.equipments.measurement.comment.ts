@@ -4,8 +4,8 @@ import { COMMENT_SNAP_MINUTES } from '~/domain/graph';
 import { MeasurementCommentSchema } from '~/domain/graph-schemas';
 import { toCompactDateTime } from '~/domain/japan-time';
 import { saveMeasurementComment } from '~/models/graph.server';
-import { apiError, requireApiUser } from '~/services/access.server';
-import { bodyOf, invalidRequest, methodNotAllowed, parseOrThrow } from '~/services/api.server';
+import { apiError, requireApiUser } from '~/http/access.server';
+import { bodyOf, invalidRequest, methodNotAllowed, parseOrThrow } from '~/http/api.server';
 
 // POST /v1/equipments/measurement/comment {equipment_id, start_date, comment} (000 §7 "comment
 // registration", path ours): the comment on the reading nearest to start_date within 5 minutes;

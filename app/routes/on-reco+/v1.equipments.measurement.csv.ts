@@ -3,8 +3,8 @@ import { getDb } from '~/db/db.server';
 import { MEASUREMENT_CSV_RESPONSE_HEADERS } from '~/domain/graph';
 import { MeasurementCsvQuerySchema } from '~/domain/graph-schemas';
 import { csvByteStream, measurementCsvChunks, resolveCsvSensors } from '~/models/graph.server';
-import { apiError, requireApiUser } from '~/services/access.server';
-import { parseOrThrow, searchParamsOf } from '~/services/api.server';
+import { apiError, requireApiUser } from '~/http/access.server';
+import { parseOrThrow, searchParamsOf } from '~/http/api.server';
 
 // GET /v1/equipments/measurement/csv?equipment_id=1,2&since&until (YYYYMMDDHHmmss, Japan time,
 // both inclusive, at most 31 days): equipments_measurement.csv, UTF-8 with a BOM, one row per

@@ -2,8 +2,8 @@ import { type LoaderFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { MeasurementQuerySchema, resolveMeasurementRange } from '~/domain/sensor-schemas';
 import { readMeasurements } from '~/models/measurements.server';
-import { apiError, requireApiUser } from '~/services/access.server';
-import { invalidRequest, parseOrThrow, searchParamsOf } from '~/services/api.server';
+import { apiError, requireApiUser } from '~/http/access.server';
+import { invalidRequest, parseOrThrow, searchParamsOf } from '~/http/api.server';
 
 // GET /v1/equipments/measurement?equipment_id&since&until&convert_def: status, alerts and the
 // readings of the range (at most 31 days), or the latest reading when no range is given.

@@ -2,8 +2,8 @@ import { type ActionFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { MAX_PLACED_SENSORS, SensorPositionsSchema } from '~/domain/diagram';
 import { saveSensorPositions } from '~/models/diagrams.server';
-import { apiError, requireApiRole } from '~/services/access.server';
-import { bodyOf, invalidRequest, methodNotAllowed, parseOrThrow } from '~/services/api.server';
+import { apiError, requireApiRole } from '~/http/access.server';
+import { bodyOf, invalidRequest, methodNotAllowed, parseOrThrow } from '~/http/api.server';
 
 // POST /v1/equipments/position {equipment_id, position_x, position_y} ((0, 0) removes the
 // sensor from the diagram), or an array of them saved in one transaction. Positions are map

@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { RemovalRequestSchema } from '~/domain/store-schemas';
-import { requireApiRole } from '~/services/access.server';
-import { bodyOf, methodNotAllowed, parseOrThrow } from '~/services/api.server';
+import { requireApiRole } from '~/http/access.server';
+import { bodyOf, methodNotAllowed, parseOrThrow } from '~/http/api.server';
 import { removeGateway, storeWriteError } from '~/services/store-gateway.server';
 
 // POST /v1/equipments/removal {store_id, gateway_info} → {store_id, gateway_info, working_state: 2}:

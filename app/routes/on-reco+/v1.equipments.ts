@@ -2,8 +2,8 @@ import { type LoaderFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { EquipmentQuerySchema } from '~/domain/sensor-schemas';
 import { getEquipment } from '~/models/sensors.server';
-import { apiError, requireApiUser } from '~/services/access.server';
-import { parseOrThrow, searchParamsOf } from '~/services/api.server';
+import { apiError, requireApiUser } from '~/http/access.server';
+import { parseOrThrow, searchParamsOf } from '~/http/api.server';
 
 // GET /v1/equipments?equipment_id: the sensor's detail; 404 when it is not in a visible store.
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -2,8 +2,8 @@ import { type ActionFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { PairRequestSchema } from '~/domain/gateway-schemas';
 import { PAIR_THROTTLE_MINUTES, pairGateway } from '~/models/gateways.server';
-import { apiError } from '~/services/access.server';
-import { bodyOf, methodNotAllowed, parseOrThrow } from '~/services/api.server';
+import { apiError } from '~/http/access.server';
+import { bodyOf, methodNotAllowed, parseOrThrow } from '~/http/api.server';
 
 // POST /v1/gateway/pair {gateway_info, pin_code} → {gateway_token, store_id}.
 export async function action({ request }: ActionFunctionArgs) {

@@ -2,8 +2,8 @@ import { type ActionFunctionArgs, json } from '@remix-run/node';
 import { gunzipSync } from 'node:zlib';
 import { getDb } from '~/db/db.server';
 import { ReadingsBatchSchema } from '~/domain/gateway-schemas';
-import { apiError, requireGatewayStore } from '~/services/access.server';
-import { methodNotAllowed, parseOrThrow } from '~/services/api.server';
+import { apiError, requireGatewayStore } from '~/http/access.server';
+import { methodNotAllowed, parseOrThrow } from '~/http/api.server';
 import { ingestReadings } from '~/services/ingest.server';
 import { logger } from '~/services/logger.server';
 

@@ -2,8 +2,8 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, json } from '@remix-r
 import { getDb } from '~/db/db.server';
 import { NoticeListQuerySchema, NoticeSchema } from '~/domain/notice-schemas';
 import { createNotice, listNotices } from '~/models/notices.server';
-import { requireApiRole, requireApiUser } from '~/services/access.server';
-import { bodyOf, methodNotAllowed, parseOrThrow, searchParamsOf } from '~/services/api.server';
+import { requireApiRole, requireApiUser } from '~/http/access.server';
+import { bodyOf, methodNotAllowed, parseOrThrow, searchParamsOf } from '~/http/api.server';
 
 // GET /v1/notice?limit=N: the newest notices. POST /v1/notice {title, content}: administrators only.
 export async function loader({ request }: LoaderFunctionArgs) {

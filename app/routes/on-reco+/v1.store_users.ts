@@ -2,8 +2,8 @@ import { type LoaderFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { StoreIdSchema } from '~/domain/store-schemas';
 import { listStoreUsers } from '~/models/store-management.server';
-import { apiError, requireApiRole } from '~/services/access.server';
-import { parseOrThrow, searchParamsOf } from '~/services/api.server';
+import { apiError, requireApiRole } from '~/http/access.server';
+import { parseOrThrow, searchParamsOf } from '~/http/api.server';
 
 // GET /v1/store_users?store_id → [{user_id, login_id, user_name, tel_no, mailaddress1..3,
 // language, valid_flg, notice_flg, alert_filter, authority}]: everyone who can see the store.

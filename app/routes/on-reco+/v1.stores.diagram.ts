@@ -2,8 +2,8 @@ import { type ActionFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { SetStoreDiagramSchema } from '~/domain/diagram';
 import { setStoreDiagram } from '~/models/diagrams.server';
-import { apiError, requireApiRole, requireApiStoreAccess } from '~/services/access.server';
-import { bodyOf, methodNotAllowed, parseOrThrow } from '~/services/api.server';
+import { apiError, requireApiRole, requireApiStoreAccess } from '~/http/access.server';
+import { bodyOf, methodNotAllowed, parseOrThrow } from '~/http/api.server';
 
 // POST /v1/stores/diagram {store_id, diagram_id}: the store's diagram becomes one of its own
 // files or a template; diagram_id 0 or null clears it.

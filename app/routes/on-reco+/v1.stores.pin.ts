@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { StoreIdSchema } from '~/domain/store-schemas';
-import { requireApiRole, requireApiStoreAccess } from '~/services/access.server';
-import { bodyOf, methodNotAllowed, parseOrThrow, searchParamsOf } from '~/services/api.server';
+import { requireApiRole, requireApiStoreAccess } from '~/http/access.server';
+import { bodyOf, methodNotAllowed, parseOrThrow, searchParamsOf } from '~/http/api.server';
 import { getOrIssuePin, reissuePin, storeWriteError } from '~/services/store-gateway.server';
 
 // GET /v1/stores/pin?store_id → {pin_code, effective_time}: the store's current gateway PIN,

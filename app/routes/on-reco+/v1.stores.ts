@@ -3,8 +3,8 @@ import { getDb } from '~/db/db.server';
 import { can } from '~/domain/roles';
 import { StoreIdSchema, StoreSaveSchema } from '~/domain/store-schemas';
 import { getCurrentPin, getStoreInfo } from '~/models/store-management.server';
-import { apiError, requireApiUser } from '~/services/access.server';
-import { bodyOf, methodNotAllowed, parseOrThrow, searchParamsOf } from '~/services/api.server';
+import { apiError, requireApiUser } from '~/http/access.server';
+import { bodyOf, methodNotAllowed, parseOrThrow, searchParamsOf } from '~/http/api.server';
 import { saveStore, storeWriteError } from '~/services/store-gateway.server';
 
 // GET /v1/stores?store_id: the store info (000 §3), for anyone who may see the store. pin_code

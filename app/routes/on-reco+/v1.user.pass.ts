@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { PasswordChangeSchema } from '~/domain/auth-schemas';
-import { apiError, requireApiUser } from '~/services/access.server';
-import { bodyOf, methodNotAllowed, parseOrThrow } from '~/services/api.server';
+import { apiError, requireApiUser } from '~/http/access.server';
+import { bodyOf, methodNotAllowed, parseOrThrow } from '~/http/api.server';
 import { PasswordError, changePassword } from '~/services/passwords.server';
 
 // POST /v1/user/pass {login_id, old_pass, new_pass, new_pass_verification}.

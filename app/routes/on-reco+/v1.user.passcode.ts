@@ -1,8 +1,8 @@
 import { type ActionFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { PasscodeRequestSchema } from '~/domain/auth-schemas';
-import { apiError } from '~/services/access.server';
-import { bodyOf, methodNotAllowed, parseOrThrow } from '~/services/api.server';
+import { apiError } from '~/http/access.server';
+import { bodyOf, methodNotAllowed, parseOrThrow } from '~/http/api.server';
 import { PasswordError, issueTemporaryPassword } from '~/services/passwords.server';
 
 // POST /v1/user/passcode {login_id} (no auth header): mails a temporary password.

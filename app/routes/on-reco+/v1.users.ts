@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { getDb } from '~/db/db.server';
 import { isAdministrator } from '~/domain/roles';
 import { getUserSummary } from '~/models/users.server';
-import { apiError, requireApiUser } from '~/services/access.server';
-import { parseOrThrow, searchParamsOf } from '~/services/api.server';
+import { apiError, requireApiUser } from '~/http/access.server';
+import { parseOrThrow, searchParamsOf } from '~/http/api.server';
 
 const UserQuerySchema = z.object({ user_id: z.coerce.number({ invalid_type_error: 'user_id must be a number' }).int().positive() });
 

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { DiagramImageQuerySchema } from '~/domain/diagram';
 import { getDiagramFile } from '~/models/diagrams.server';
-import { requireUser } from '~/services/access.server';
-import { parseOrThrow, searchParamsOf } from '~/services/api.server';
-import { diagramFileResponse } from '~/services/diagram-files.server';
+import { requireUser } from '~/http/access.server';
+import { parseOrThrow, searchParamsOf } from '~/http/api.server';
+import { diagramFileResponse } from '~/http/diagram-files.server';
 
 // The diagram file for the console's <img> and PDF rendering (and download=1 for the template
 // download): the same model call and headers as GET /v1/diagram/image, on the console session.

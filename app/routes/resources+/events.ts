@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
 import { getDb } from '~/db/db.server';
 import { canViewStore } from '~/models/stores.server';
-import { requireUser, requireStoreAccess } from '~/services/access.server';
-import { parseOrThrow, searchParamsOf } from '~/services/api.server';
+import { requireUser, requireStoreAccess } from '~/http/access.server';
+import { parseOrThrow, searchParamsOf } from '~/http/api.server';
 import { storeChangeStream } from '~/services/live-updates.server';
 
 const EventsQuerySchema = z.object({ store_id: z.string().max(20).optional() });

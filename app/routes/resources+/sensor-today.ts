@@ -2,8 +2,8 @@ import { type LoaderFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { SensorTodayQuerySchema } from '~/domain/sensor-schemas';
 import { getSensorToday } from '~/models/sensors.server';
-import { requireUser } from '~/services/access.server';
-import { parseOrThrow, searchParamsOf } from '~/services/api.server';
+import { requireUser } from '~/http/access.server';
+import { parseOrThrow, searchParamsOf } from '~/http/api.server';
 
 // The sensor popup's "today" (fetched when the popup opens, so the views' 60-second refresh
 // stays one query): the alerts that started today and the day's readings by 10 minutes.

@@ -4,7 +4,7 @@ import { StoreSidebar } from '~/components/layout/store-sidebar';
 import { getDb } from '~/db/db.server';
 import { can } from '~/domain/roles';
 import { getStoreHeader } from '~/models/stores.server';
-import { requireUser } from '~/services/access.server';
+import { requireUser } from '~/http/access.server';
 
 // Every /stores/{store_id}/… screen: the store sidebar beside the page. A store the viewer
 // may not see, or that does not exist, goes to /not_found (000 §8).

@@ -11,8 +11,8 @@ import { WorkingStateBadge } from '~/components/store-management/working-state-b
 import { getDb } from '~/db/db.server';
 import { GatewayExchangeSchema, RemovalRequestSchema, STORE_MESSAGES, canExchangeGateway, canRemoveStore } from '~/domain/store-schemas';
 import { getStoreInfo } from '~/models/store-management.server';
-import { requireRole, requireStoreAccess } from '~/services/access.server';
-import { fieldErrors } from '~/services/api.server';
+import { requireRole, requireStoreAccess } from '~/http/access.server';
+import { fieldErrors } from '~/http/api.server';
 import { type StoreWriteFailure, exchangeGateway, getOrIssuePin, reissuePin, removeGateway } from '~/services/store-gateway.server';
 
 // /stores/{store_id}/master_managements (000 §2 Store management): the store's info with the

@@ -7,9 +7,9 @@ import { FormCloseButton } from '~/components/form-close';
 import { getDb } from '~/db/db.server';
 import { DIAGRAM_MESSAGES, DiagramEditQuerySchema, PositionsFieldSchema, ReflectDiagramSchema } from '~/domain/diagram';
 import { createDiagrams, getStoreDiagram, getUsableDiagram, listDiagramSensors, listUsableDiagrams, saveSensorPositions, setStoreDiagram } from '~/models/diagrams.server';
-import { requireRole, requireStoreAccess } from '~/services/access.server';
-import { fieldErrors, searchParamsOf } from '~/services/api.server';
-import { readDiagramUpload, uploadFailureMessage } from '~/services/diagram-files.server';
+import { requireRole, requireStoreAccess } from '~/http/access.server';
+import { fieldErrors, searchParamsOf } from '~/http/api.server';
+import { readDiagramUpload, uploadFailureMessage } from '~/http/diagram-files.server';
 import type { loader as storeLoader } from './_layout';
 
 export const meta: MetaFunction = () => [{ title: 'センサ配置図の編集 | On-Reco' }];

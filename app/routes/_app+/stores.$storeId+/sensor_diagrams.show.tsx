@@ -5,7 +5,7 @@ import { useLiveUpdates } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import { can } from '~/domain/roles';
 import { getStoreDiagram, listDiagramSensors } from '~/models/diagrams.server';
-import { requireStoreAccess, requireUser } from '~/services/access.server';
+import { requireStoreAccess, requireUser } from '~/http/access.server';
 import type { loader as storeLoader } from './_layout';
 
 export const meta: MetaFunction = () => [{ title: 'センサ配置図 | On-Reco' }];

@@ -7,8 +7,8 @@ import { GRAPH_MAX_PANELS, GRAPH_REFRESH_MS, GRAPH_TEXTS, addPanel, panelsSearch
 import { MeasurementCommentSchema } from '~/domain/graph-schemas';
 import { toCompactDate, toCompactDateTime } from '~/domain/japan-time';
 import { listGraphSensors, loadGraphPanel, saveMeasurementComment } from '~/models/graph.server';
-import { requireStoreAccess, requireUser } from '~/services/access.server';
-import { fieldErrors } from '~/services/api.server';
+import { requireStoreAccess, requireUser } from '~/http/access.server';
+import { fieldErrors } from '~/http/api.server';
 import { loadAlertStopSchedules } from '~/services/sensor-evaluation.server';
 import type { loader as storeLoader } from './_layout';
 

@@ -3,8 +3,8 @@ import { getDb } from '~/db/db.server';
 import { MEASUREMENT_CSV_RESPONSE_HEADERS, graphPeriod } from '~/domain/graph';
 import { GraphCsvQuerySchema } from '~/domain/graph-schemas';
 import { csvByteStream, measurementCsvChunks, resolveCsvSensors } from '~/models/graph.server';
-import { requireStoreAccess, requireUser } from '~/services/access.server';
-import { fieldErrors } from '~/services/api.server';
+import { requireStoreAccess, requireUser } from '~/http/access.server';
+import { fieldErrors } from '~/http/api.server';
 
 // The CSV link of a graph panel (session cookie): the same file as GET
 // /v1/equipments/measurement/csv, for the panel's checked sensors (of this store) and period.

@@ -5,8 +5,8 @@ import { SensorViewPage } from '~/components/sensors/sensor-view-page';
 import { getDb } from '~/db/db.server';
 import { SensorViewQuerySchema } from '~/domain/sensor-schemas';
 import { listStoreSensors } from '~/models/sensors.server';
-import { requireUser } from '~/services/access.server';
-import { searchParamsOf } from '~/services/api.server';
+import { requireUser } from '~/http/access.server';
+import { searchParamsOf } from '~/http/api.server';
 
 export const meta: MetaFunction = () => [{ title: 'センサ一覧 | On-Reco' }];
 

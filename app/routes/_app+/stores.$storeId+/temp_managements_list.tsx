@@ -6,8 +6,8 @@ import { getDb } from '~/db/db.server';
 import { SensorListQuerySchema } from '~/domain/sensor-schemas';
 import { sortSensors } from '~/domain/sensor-view';
 import { listStoreSensors } from '~/models/sensors.server';
-import { requireUser } from '~/services/access.server';
-import { searchParamsOf } from '~/services/api.server';
+import { requireUser } from '~/http/access.server';
+import { searchParamsOf } from '~/http/api.server';
 
 export const meta: MetaFunction = () => [{ title: 'センサ一覧 | On-Reco' }];
 

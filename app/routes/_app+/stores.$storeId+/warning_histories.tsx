@@ -20,9 +20,9 @@ import {
   sensorCategories,
 } from '~/domain/alert-history';
 import { listAlertHistory, listMenuSensors, resolvePageFilter } from '~/models/alert-history.server';
-import { requireStoreAccess, requireUser } from '~/services/access.server';
+import { requireStoreAccess, requireUser } from '~/http/access.server';
 import { stopActiveAlert } from '~/services/alert-stop.server';
-import { fieldErrors } from '~/services/api.server';
+import { fieldErrors } from '~/http/api.server';
 import type { loader as storeLoader } from './_layout';
 
 export const meta: MetaFunction = () => [{ title: '警報履歴 | On-Reco' }];

@@ -3,8 +3,8 @@ import { getDb } from '~/db/db.server';
 import { ALERT_HISTORY_CSV_FILENAME, alertHistoryPageQuerySchema } from '~/domain/alert-history';
 import { csvDownloadHeaders } from '~/domain/csv';
 import { alertHistoryCsv, resolvePageFilter } from '~/models/alert-history.server';
-import { requireStoreAccess, requireUser } from '~/services/access.server';
-import { fieldErrors } from '~/services/api.server';
+import { requireStoreAccess, requireUser } from '~/http/access.server';
+import { fieldErrors } from '~/http/api.server';
 
 // The console's CSV link of /stores/{store_id}/warning_histories (session cookie): the same
 // file as GET /v1/alert_history/csv, for the page's category and dates.

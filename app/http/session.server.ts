@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createCookieSessionStorage, redirect } from '@remix-run/node';
 import { getEnv } from '~/env.server';
-import type { AuthInfo } from './auth.server';
+import type { AuthInfo } from '../services/auth.server';
 
 // The console keeps the bearer token in an httpOnly, SameSite=Lax cookie session (Secure when
 // served over https) and calls the same server code as the API.

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { toCompactDateTime } from '~/domain/japan-time';
-import { excursionTouches, readingAt } from '~/services/demo/curves';
-import { excursionSpan } from '~/services/demo/incidents';
-import { buildDemoPlan } from '~/services/demo/plan';
+import { excursionTouches, readingAt } from '~/demo/chain/curves';
+import { excursionSpan } from '~/demo/chain/incidents';
+import { buildDemoPlan } from '~/demo/chain/plan';
 import {
   BACKFILL_LIMIT_MINUTES, CYCLE_HOURS, DemoSimulation, minutesPerBatch, resumeMinute, type SimulatedIncident,
-} from '~/services/demo/simulation';
+} from '~/demo/chain/simulation';
 
 // The living demo's pure side (app/services/demo/simulation.ts): which stores keep reporting
 // after the seed, what they send, and the incidents drawn hour by hour.

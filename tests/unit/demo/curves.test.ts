@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   CURVE_COLUMNS, CurveEvaluator, curveRow, curveSql, inDefrost, maxDeviation, readingAt, readingsBetween, referenceReadingAt,
   type SensorCurve,
-} from '~/services/demo/curves';
-import { baseCurve, CONVENIENCE_TEMPLATES, WARMER_STOP_WINDOWS } from '~/services/demo/furniture';
-import { buildDemoPlan, type PlannedSensor } from '~/services/demo/plan';
-import { Rng } from '~/services/demo/prng';
+} from '~/demo/chain/curves';
+import { baseCurve, CONVENIENCE_TEMPLATES, WARMER_STOP_WINDOWS } from '~/demo/chain/furniture';
+import { buildDemoPlan, type PlannedSensor } from '~/demo/chain/plan';
+import { Rng } from '~/demo/chain/prng';
 
 // The demo readings' curves (app/services/demo/curves.ts): what a user would notice on the
 // graphs of the demo chain, checked on the TypeScript twin of the formula the database runs.

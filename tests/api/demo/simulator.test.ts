@@ -2,12 +2,12 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEFAULT_PASSWORD } from '~/domain/demo';
-import { buildDemoPlan } from '~/services/demo/plan';
-import { DemoSimulation } from '~/services/demo/simulation';
-import { seedDemoChain } from '~/services/demo-seed.server';
-import { demoSeededAt, DemoSimulator } from '~/services/demo-simulator.server';
-import { serveConsole } from '../support/console';
-import { resetDb, testDb } from '../support/db';
+import { buildDemoPlan } from '~/demo/chain/plan';
+import { DemoSimulation } from '~/demo/chain/simulation';
+import { seedDemoChain } from '~/demo/seed.server';
+import { demoSeededAt, DemoSimulator } from '~/demo/simulator.server';
+import { serveConsole } from '../../support/console';
+import { resetDb, testDb } from '../../support/db';
 
 // The living demo against a real console over HTTP: the demo chain seeded (latest readings only)
 // two hours before the simulator's clock, which then pairs every store's gateway through the API,

@@ -4,10 +4,10 @@ import { parseCompact } from '~/domain/japan-time';
 import { ApiClient, type ApiFailure, type ApiResult, describeFailure } from '../../gateway/api-client';
 import { type BackoffPolicy, parseRetryAfter, retryDelay, sleep } from '../../gateway/backoff';
 import { parseStoreConfig } from '../../gateway/state';
-import { COMPANIES } from './demo/chain';
-import { MINUTE_MS } from './demo/curves';
-import { buildDemoPlan, type PlannedSensor } from './demo/plan';
-import { DemoSimulation, minutesPerBatch, resumeMinute, type SimulatedIncident, type SimulatedStore } from './demo/simulation';
+import { COMPANIES } from './chain/chain';
+import { MINUTE_MS } from './chain/curves';
+import { buildDemoPlan, type PlannedSensor } from './chain/plan';
+import { DemoSimulation, minutesPerBatch, resumeMinute, type SimulatedIncident, type SimulatedStore } from './chain/simulation';
 
 // The living demo's simulated gateways, one per demo store, speaking to the console over HTTP
 // exactly as the in-store daemon does: the demo administrator reads each store's PIN

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import { ensureMeasurementPartitions } from '~/models/measurement-partitions.server';
-import { CURVE_COLUMNS, curveRow, curveSql, MINUTE_MS } from './demo/curves';
-import { buildDemoPlan, CHUNK_MINUTES, type DemoPlan, type PlannedSensor, type PlannedStore } from './demo/plan';
-import { hashPassword } from './password.server';
+import { CURVE_COLUMNS, curveRow, curveSql, MINUTE_MS } from './chain/curves';
+import { buildDemoPlan, CHUNK_MINUTES, type DemoPlan, type PlannedSensor, type PlannedStore } from './chain/plan';
+import { hashPassword } from '../services/password.server';
 
 // Seeds the demo chain (app/services/demo/*) into an empty database: what every new user of
 // the console sees on day one. The readings (millions of rows) are generated inside PostgreSQL

@@ -3,11 +3,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEFAULT_PASSWORD, DEMO_LOGINS } from '~/domain/demo';
 import { action as tokenAction } from '~/routes/on-reco+/token';
 import { loader as storeListLoader } from '~/routes/on-reco+/v1.store_list';
-import { readingAt } from '~/services/demo/curves';
-import { buildDemoPlan } from '~/services/demo/plan';
-import { type DemoSummary, isDatabaseEmpty, seedDemoChain } from '~/services/demo-seed.server';
-import { resetDb, testDb } from '../support/db';
-import { call, get, postForm } from '../support/requests';
+import { readingAt } from '~/demo/chain/curves';
+import { buildDemoPlan } from '~/demo/chain/plan';
+import { type DemoSummary, isDatabaseEmpty, seedDemoChain } from '~/demo/seed.server';
+import { resetDb, testDb } from '../../support/db';
+import { call, get, postForm } from '../../support/requests';
 
 // The demo chain as a new user of the console meets it: seeded once (one day of readings) into
 // the suite's database, then looked at the way the screens look at it.
