@@ -1,5 +1,5 @@
 // The worker process: the time-driven jobs, each on its own schedule (node-cron).
-import { startWorker } from '../app/services/worker.server';
+import { startWorker } from '../app/jobs/worker.server';
 
 const worker = startWorker();
 const stop = async () => {

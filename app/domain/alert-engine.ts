@@ -384,6 +384,22 @@ export function evaluateGatewaySilence(
   return { down: false, transition: { type: 'recover', code, at: lastGatewayContactAt ?? now } };
 }
 
+export interface StoreConnection {
+  workingState: number | null;
+  gatewayDown: boolean;
+}
+
+/**
+ * The gateway spoke (an upload arrived at `now`): a store waiting for its first communication
+ * starts operating, and a store whose gateway was down recovers its store-level alert, at the
+ * contact. The opening side is evaluateGatewaySilence.
+ */
+export function evaluateGatewayContact(previous: StoreConnection, now: Date): StoreConnection & { transition?: GatewayTransition } {
+  const workingState = previous.workingState === WORKING_STATE.waitingForFirstCommunication ? WORKING_STATE.operating : previous.workingState;
+  if (!previous.gatewayDown) return { workingState, gatewayDown: false };
+  return { workingState, gatewayDown: false, transition: { type: 'recover', code: ALERT_CODES.noCommunication, at: now } };
+}
+
 export type SensorStatus = 0 | 1 | 2;
 
 export interface SensorAlertSummary {

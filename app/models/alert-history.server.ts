@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
-import type { Language } from '~/domain/alert-codes';
+import type { AlertCode, Language } from '~/domain/alert-codes';
+import type { TransitionType } from '~/domain/alert-engine';
 import { CSV_BOM, csvLine } from '~/domain/csv';
 import {
   ALERT_HISTORY_CSV_MAX_ROWS,
@@ -15,7 +16,8 @@ import { canViewStore, storeVisibleTo } from './stores.server';
 import type { Viewer } from './users.server';
 
 // The alert history of the stores a viewer may see: one page (two indexed queries), a bounded
-// CSV export, the sensors of the category menu, and the row locks of the stop transaction.
+// CSV export, the sensors of the category menu, the statements of the stop transaction, and the
+// batched write of the alert engine's transitions.
 
 export interface AlertHistoryFilter {
   /** The store to list; null lists the equipment ids wherever they are (the API's equipment_id). */
@@ -184,32 +186,6 @@ export interface OpenAlertRow {
   stopComment: string | null;
 }
 
-/**
- * Locks the store row (the same lock the alert engine's evaluation takes first, so a stop and an
- * ingest never interleave), then the sensor's state row. Returns the stored engine state, or
- * undefined when the sensor has never been evaluated.
- */
-export async function lockSensorState(trx: Db, storeId: string, equipmentId: number): Promise<{ engineState: unknown } | undefined> {
-  await trx.selectFrom('stores').select('store_id').where('store_id', '=', storeId).forNoKeyUpdate().execute();
-  const row = await trx
-    .selectFrom('sensor_states')
-    .select('engine_state')
-    .where('store_id', '=', storeId)
-    .where('equipment_id', '=', equipmentId)
-    .forUpdate()
-    .executeTakeFirst();
-  return row && { engineState: row.engine_state };
-}
-
-export async function saveEngineState(trx: Db, storeId: string, equipmentId: number, engineState: unknown, now: Date): Promise<void> {
-  await trx
-    .updateTable('sensor_states')
-    .set({ engine_state: JSON.stringify(engineState), updated_at: now })
-    .where('store_id', '=', storeId)
-    .where('equipment_id', '=', equipmentId)
-    .execute();
-}
-
 /** The active (unrecovered) history row of a sensor's alert, locked; the newest should there ever be two. */
 export async function lockOpenAlert(trx: Db, storeId: string, equipmentId: number, alertId: string): Promise<OpenAlertRow | undefined> {
   return trx
@@ -241,7 +217,127 @@ export async function userName(trx: Db, userId: number | null): Promise<string |
   return row?.user_name ?? null;
 }
 
-/** Tells the store's open screens (server-sent events) at commit. */
-export async function notifyStoreChange(trx: Db, storeId: string): Promise<void> {
-  await sql`select pg_notify('onreco_store', ${storeId})`.execute(trx);
+// ---- the alert engine's transitions (app/services/alert-persister.server.ts) ---------------
+
+/** A transition as history records it; equipmentId null is the store-level gateway alert. */
+export interface HistoryTransition {
+  equipmentId: number | null;
+  type: TransitionType;
+  code: AlertCode;
+  at: Date;
+  notify: boolean;
+  temperature: number | null;
+  lowerLimit: number | null;
+  upperLimit: number | null;
+}
+
+interface NewRow {
+  transition: HistoryTransition;
+  recoveredAt: Date | null;
+  lastNotifiedAt: Date | null;
+}
+
+interface OpenRowUpdate {
+  equipmentId: number | null;
+  code: AlertCode;
+  recoveredAt: Date | null;
+  lastNotifiedAt: Date | null;
+}
+
+/** Which row a transition lands on: one opened in this batch, one already open, or none (a recovered alert). */
+type Target = { row: NewRow } | { update: OpenRowUpdate } | null;
+
+const alertKey = (equipmentId: number | null, code: string) => `${equipmentId ?? ''}|${code}`;
+
+/**
+ * Writes the history of a store's transitions, given in the engine's order, in at most two
+ * statements: one update of the alerts already open (recovery, re-notification), then one insert
+ * of the alerts opened here, into which their later transitions are folded. Returns each
+ * transition's history row, or null when there is none to speak of (no open row).
+ */
+export async function writeAlertHistory(trx: Db, storeId: string, transitions: readonly HistoryTransition[]): Promise<(number | null)[]> {
+  const newRows: NewRow[] = [];
+  const updates = new Map<string, OpenRowUpdate>();
+  const current = new Map<string, Target>();
+  const targets = transitions.map((transition): Target => {
+    const key = alertKey(transition.equipmentId, transition.code);
+    if (transition.type === 'open') {
+      const row = { transition, recoveredAt: null, lastNotifiedAt: transition.notify ? transition.at : null };
+      newRows.push(row);
+      current.set(key, { row });
+      return { row };
+    }
+    let target = current.get(key);
+    if (target === undefined) {
+      const update = { equipmentId: transition.equipmentId, code: transition.code, recoveredAt: null, lastNotifiedAt: null };
+      updates.set(key, update);
+      target = { update };
+    }
+    if (target === null) return null;
+    const written = 'row' in target ? target.row : target.update;
+    if (transition.type === 'recover') written.recoveredAt = transition.at;
+    else written.lastNotifiedAt = transition.at;
+    current.set(key, transition.type === 'recover' ? null : target);
+    return target;
+  });
+  const updatedIds = await updateOpenAlerts(trx, storeId, [...updates.values()]);
+  const insertedIds = await insertAlerts(trx, storeId, newRows);
+  return targets.map((target) => {
+    if (target === null) return null;
+    if ('row' in target) return insertedIds.get(target.row) ?? null;
+    return updatedIds.get(alertKey(target.update.equipmentId, target.update.code)) ?? null;
+  });
+}
+
+async function updateOpenAlerts(trx: Db, storeId: string, updates: OpenRowUpdate[]): Promise<Map<string, number>> {
+  if (updates.length === 0) return new Map();
+  const { rows } = await sql<{ alert_history_id: number; equipment_id: number | null; alert_id: string }>`
+    update alert_history as h
+    set recovered_at = coalesce(v.recovered_at, h.recovered_at), last_notified_at = coalesce(v.last_notified_at, h.last_notified_at)
+    from unnest(
+      ${updates.map((u) => u.equipmentId)}::int[],
+      ${updates.map((u) => u.code)}::varchar[],
+      ${updates.map((u) => u.recoveredAt?.toISOString() ?? null)}::timestamptz[],
+      ${updates.map((u) => u.lastNotifiedAt?.toISOString() ?? null)}::timestamptz[]
+    ) as v(equipment_id, alert_id, recovered_at, last_notified_at)
+    where h.store_id = ${storeId} and h.recovered_at is null
+      and h.equipment_id is not distinct from v.equipment_id and h.alert_id = v.alert_id
+    returning h.alert_history_id, h.equipment_id, h.alert_id`.execute(trx);
+  const ids = new Map<string, number>();
+  for (const row of rows) {
+    const key = alertKey(row.equipment_id, row.alert_id);
+    if (!ids.has(key)) ids.set(key, Number(row.alert_history_id));
+  }
+  return ids;
+}
+
+async function insertAlerts(trx: Db, storeId: string, rows: NewRow[]): Promise<Map<NewRow, number>> {
+  if (rows.length === 0) return new Map();
+  const inserted = await trx
+    .insertInto('alert_history')
+    .values(
+      rows.map(({ transition, recoveredAt, lastNotifiedAt }) => ({
+        store_id: storeId,
+        equipment_id: transition.equipmentId,
+        alert_id: transition.code,
+        alert_data1: alertData(transition.code, transition.temperature),
+        temperature: transition.temperature,
+        lower_limit: transition.lowerLimit,
+        upper_limit: transition.upperLimit,
+        started_at: transition.at,
+        recovered_at: recoveredAt,
+        last_notified_at: lastNotifiedAt,
+      })),
+    )
+    .returning(['alert_history_id', 'equipment_id', 'alert_id', 'started_at'])
+    .execute();
+  // An alert opens at most once per instant: (sensor, code, start) names the row.
+  const idOf = new Map(inserted.map((row) => [`${alertKey(row.equipment_id, row.alert_id)}|${row.started_at.getTime()}`, row.alert_history_id]));
+  return new Map(rows.map((row) => [row, idOf.get(`${alertKey(row.transition.equipmentId, row.transition.code)}|${row.transition.at.getTime()}`)!]));
+}
+
+/** alert_data1: the temperature text, or ERROR for a sensor error (000 §3). */
+function alertData(code: AlertCode, temperature: number | null): string | null {
+  if (code === 'OE00000004') return 'ERROR';
+  return temperature === null ? null : temperature.toFixed(1);
 }

@@ -5,7 +5,7 @@ import type { Database } from '~/db/schema';
 import { parseDefrostTimes, isInDefrost } from '~/domain/defrost';
 import { type DiagramContentType, MAX_PLACED_SENSORS, type SensorPosition } from '~/domain/diagram';
 import { toCompactDateTime } from '~/domain/japan-time';
-import { storeVisibleTo } from './stores.server';
+import { lockStore, storeVisibleTo } from './stores.server';
 import type { Viewer } from './users.server';
 
 // Store floor diagrams: the diagram files (a store's own, or chain-wide templates with a null
@@ -131,8 +131,8 @@ export interface CreatedDiagram extends DiagramSummary {
 }
 
 async function lockVisibleStore(trx: Transaction<Database>, viewer: Viewer, storeId: string): Promise<boolean> {
-  const row = await trx.selectFrom('stores').select('stores.store_id').where('stores.store_id', '=', storeId).where(storeVisibleTo(viewer)).forUpdate().executeTakeFirst();
-  return row !== undefined;
+  const row = await trx.selectFrom('stores').select('stores.store_id').where('stores.store_id', '=', storeId).where(storeVisibleTo(viewer)).executeTakeFirst();
+  return row !== undefined && (await lockStore(trx, storeId)) !== null;
 }
 
 async function audit(trx: Transaction<Database>, viewer: Viewer, entry: { action: string; targetType: string; targetId: string | null; storeId: string; details: unknown }) {
@@ -240,7 +240,7 @@ export async function saveSensorPositions(db: Db, viewer: Viewer, positions: rea
         return { ok: false, reason: 'not_found', equipmentIds: ids.filter((id) => !known.has(id)) } as const;
       }
       const storeIds = [...new Set(rows.map((row) => row.store_id))].sort();
-      await trx.selectFrom('stores').select('store_id').where('store_id', 'in', storeIds).orderBy('store_id').forUpdate().execute();
+      for (const storeId of storeIds) await lockStore(trx, storeId); // in store_id order: no deadlock between two such edits
       const before = await placedPerStore(trx, storeIds);
       await sql`
         update sensors as s

@@ -79,3 +79,9 @@ export async function getGatewayConfig(db: Db, storeId: string, today: string): 
     .execute();
   return { store_id: storeId, sampling_interval_seconds: DEFAULT_SAMPLING_INTERVAL_SECONDS, sensors };
 }
+
+/** Removes the PINs whose effective time has passed, so the store management page offers a reissue. Returns how many. */
+export async function deleteExpiredPins(db: Db, now: Date): Promise<number> {
+  const result = await db.deleteFrom('gateway_pins').where('effective_time', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

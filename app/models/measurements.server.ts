@@ -171,3 +171,42 @@ export async function dayTemperatureBuckets(db: Db, sensor: { storeId: string; e
     .execute();
   return rows.map((row) => ({ minute: japanMinuteOfDay(row.bucket), temperature: Math.round(row.temperature * 10) / 10 }));
 }
+
+// ---- ingest ----------------------------------------------------------------------------------
+
+export interface NewMeasurement {
+  equipmentId: number;
+  measuredAt: Date;
+  temperature: number | null;
+  error: boolean;
+  battery: number | null;
+  receiveSensitivity: number | null;
+}
+
+/**
+ * Stores a store's batch in one INSERT … SELECT FROM unnest; a repeat of (sensor, measured_at)
+ * is skipped. Returns the measurements that were new.
+ */
+export async function insertMeasurements(trx: Db, storeId: string, rows: readonly NewMeasurement[], receivedAt: Date): Promise<NewMeasurement[]> {
+  if (rows.length === 0) return [];
+  const { rows: inserted } = await sql<{ equipment_id: number; measured_at: Date; temperature: number | null; error: boolean; battery: number | null; receive_sensitivity: number | null }>`
+    insert into measurements (store_id, equipment_id, measured_at, temperature, error, battery, receive_sensitivity, received_at)
+    select ${storeId}, r.* , ${receivedAt}::timestamptz from unnest(
+      ${rows.map((r) => r.equipmentId)}::int[],
+      ${rows.map((r) => r.measuredAt.toISOString())}::timestamptz[],
+      ${rows.map((r) => r.temperature)}::real[],
+      ${rows.map((r) => r.error)}::boolean[],
+      ${rows.map((r) => r.battery)}::smallint[],
+      ${rows.map((r) => r.receiveSensitivity)}::smallint[]
+    ) as r(equipment_id, measured_at, temperature, error, battery, receive_sensitivity)
+    on conflict do nothing
+    returning equipment_id, measured_at, temperature, error, battery, receive_sensitivity`.execute(trx);
+  return inserted.map((row) => ({
+    equipmentId: row.equipment_id,
+    measuredAt: row.measured_at,
+    temperature: row.temperature,
+    error: row.error,
+    battery: row.battery,
+    receiveSensitivity: row.receive_sensitivity,
+  }));
+}

@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Db } from '~/db/db.server';
-import { storeStatus } from '~/domain/alert-engine';
 import { toCompactDateTime } from '~/domain/japan-time';
 import type { StoreSaveInput, UniqueStoreField } from '~/domain/store-schemas';
 import { revokeGatewayTokens } from './gateways.server';
-import { storeVisibleTo } from './stores.server';
+import { lockStore as lockStoreRow, refreshStoreStatus, storeVisibleTo } from './stores.server';
 import type { Viewer } from './users.server';
 
 // The store master as the store management page and POST /v1/stores see it: one store's info,
@@ -134,10 +133,11 @@ export interface LockedStore {
 }
 
 /**
- * Locks the store row (FOR UPDATE, as ingest does) and tells whether the viewer may see it.
- * Null when there is no such store.
+ * Locks the store row (the one store lock, as ingest takes it) and tells whether the viewer may
+ * see it. Null when there is no such store.
  */
 export async function lockStore(trx: Db, viewer: Viewer, storeId: string): Promise<LockedStore | null> {
+  if (!(await lockStoreRow(trx, storeId))) return null;
   const row = await trx
     .selectFrom('stores')
     .select([
@@ -150,7 +150,6 @@ export async function lockStore(trx: Db, viewer: Viewer, storeId: string): Promi
       (eb) => sql<boolean>`${storeVisibleTo(viewer)(eb)}`.as('visible'),
     ])
     .where('stores.store_id', '=', storeId)
-    .forUpdate()
     .executeTakeFirst();
   return row ?? null;
 }
@@ -279,15 +278,6 @@ export async function endStoreAlerts(trx: Db, storeId: string, now: Date): Promi
     .where('store_id', '=', storeId)
     .execute();
   return Number(ended.numUpdatedRows);
-}
-
-/** Recomputes stores.store_status from the working state, gateway and open alerts, and tells live screens. */
-async function refreshStoreStatus(trx: Db, storeId: string): Promise<void> {
-  const store = await trx.selectFrom('stores').select(['working_state', 'gateway_down']).where('store_id', '=', storeId).executeTakeFirstOrThrow();
-  const sensors = await trx.selectFrom('sensor_states').select('alert_codes').where('store_id', '=', storeId).where('status', '>', 0).execute();
-  const status = storeStatus(store.working_state, store.gateway_down, sensors.map((sensor) => ({ openCodes: sensor.alert_codes as never[] })));
-  await trx.updateTable('stores').set({ store_status: status }).where('store_id', '=', storeId).where('store_status', '!=', status).execute();
-  await sql`select pg_notify('onreco_store', ${storeId})`.execute(trx);
 }
 
 // ---- GET /v1/store_users ----

@@ -1,6 +1,8 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import type { Database } from '~/db/schema';
+import type { AlertCode } from '~/domain/alert-codes';
+import { type StoreConnection, storeStatus } from '~/domain/alert-engine';
 import { seesAllStores } from '~/domain/roles';
 import type { Viewer } from './users.server';
 
@@ -47,4 +49,79 @@ export async function getStoreHeader(db: Db, viewer: Viewer, storeId: string): P
     .where(storeVisibleTo(viewer))
     .executeTakeFirst();
   return row ?? null;
+}
+
+// ---- the store row lock and the store status ------------------------------------------------
+
+/** The locked store as the alert engine sees it. */
+export interface StoreLock extends StoreConnection {
+  storeId: string;
+  storeName: string;
+  lastGatewayContactAt: Date | null;
+}
+
+/**
+ * Locks the store row for the transaction: ingest, the no-communication check, an alert stop,
+ * diagram edits and store management all take this lock first, so they never interleave on one
+ * store. FOR NO KEY UPDATE conflicts with itself (and FOR UPDATE) but not with the foreign-key
+ * checks of rows being added for the store elsewhere. Null for an unknown store.
+ */
+export async function lockStore(trx: Db, storeId: string): Promise<StoreLock | null> {
+  const row = await trx
+    .selectFrom('stores')
+    .select([
+      'stores.store_id as storeId',
+      'stores.store_name as storeName',
+      'stores.working_state as workingState',
+      'stores.gateway_down as gatewayDown',
+      'stores.last_gateway_contact_at as lastGatewayContactAt',
+    ])
+    .where('stores.store_id', '=', storeId)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The columns an alert evaluation may change on the stores row. */
+export interface StoreConnectionChange {
+  lastGatewayContactAt?: Date;
+  workingState?: number | null;
+  gatewayDown?: boolean;
+}
+
+export async function updateStoreConnection(trx: Db, storeId: string, change: StoreConnectionChange): Promise<void> {
+  const set = {
+    ...(change.lastGatewayContactAt !== undefined && { last_gateway_contact_at: change.lastGatewayContactAt }),
+    ...(change.workingState !== undefined && { working_state: change.workingState }),
+    ...(change.gatewayDown !== undefined && { gateway_down: change.gatewayDown }),
+  };
+  if (Object.keys(set).length > 0) await trx.updateTable('stores').set(set).where('store_id', '=', storeId).execute();
+}
+
+/**
+ * Recomputes stores.store_status from the stored working state, gateway flag and the open alerts
+ * of the sensors whose status is above 0 (every sensor with an open alert: the engine gives
+ * such a sensor status 1 or 2, and the dashboard lists alert messages from the same rows, by the
+ * partial index sensor_states_alerting), then tells live screens at commit.
+ */
+export async function refreshStoreStatus(trx: Db, storeId: string): Promise<void> {
+  const store = await trx
+    .selectFrom('stores')
+    .select([
+      'stores.working_state',
+      'stores.gateway_down',
+      (eb) =>
+        eb
+          .selectFrom('sensor_states as ss')
+          .select(sql<AlertCode[][]>`coalesce(json_agg(ss.alert_codes), '[]')`.as('codes'))
+          .whereRef('ss.store_id', '=', 'stores.store_id')
+          .where('ss.status', '>', 0)
+          .as('sensorCodes'),
+    ])
+    .where('stores.store_id', '=', storeId)
+    .executeTakeFirstOrThrow();
+  const status = storeStatus(store.working_state, store.gateway_down, (store.sensorCodes ?? []).map((openCodes) => ({ openCodes })));
+  await trx.updateTable('stores').set({ store_status: status }).where('store_id', '=', storeId).where('store_status', '!=', status).execute();
+  // Delivered at commit: live screens (server-sent events) refresh within seconds.
+  await sql`select pg_notify('onreco_store', ${storeId})`.execute(trx);
 }

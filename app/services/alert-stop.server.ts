@@ -1,22 +1,18 @@
 import type { Db } from '~/db/db.server';
 import type { AlertCode } from '~/domain/alert-codes';
-import { SensorAlertStateSchema, stopAlert } from '~/domain/alert-engine';
-import {
-  findVisibleSensors,
-  lockOpenAlert,
-  lockSensorState,
-  markAlertStopped,
-  notifyStoreChange,
-  saveEngineState,
-  userName,
-} from '~/models/alert-history.server';
+import { stopAlert } from '~/domain/alert-engine';
+import { findVisibleSensors, lockOpenAlert, markAlertStopped, userName } from '~/models/alert-history.server';
 import { audit } from '~/models/audit.server';
+import { lockSensorState } from '~/models/sensor-states.server';
+import { lockStore } from '~/models/stores.server';
 import type { Viewer } from '~/models/users.server';
+import { persistDecision } from './alert-persister.server';
 
 // Stopping an alert (POST /v1/alert_history and the stop dialog): the alert stays active in the
 // history but is never re-notified. In one transaction, under the same store lock as the alert
-// engine's evaluation: the history row gets who stopped it, when and why; the engine's state
-// gets the stopped flag (so snooze re-notifications end); an audit row is written.
+// engine's evaluation: the history row gets who stopped it, when and why; an audit row is
+// written; the engine's state gets the stopped flag (so snooze re-notifications end), written by
+// the alert persister like every other engine decision.
 
 export interface StopRequest {
   equipmentId: number;
@@ -49,6 +45,8 @@ export async function stopActiveAlert(db: Db, viewer: Viewer, request: StopReque
     const [sensor] = await findVisibleSensors(trx, viewer, [request.equipmentId], request.storeId ?? null);
     if (!sensor) return null;
     const { storeId, equipmentId } = sensor;
+    const store = await lockStore(trx, storeId);
+    if (!store) return null;
     const state = await lockSensorState(trx, storeId, equipmentId);
     const open = await lockOpenAlert(trx, storeId, equipmentId, request.alertId);
     if (!open) return null;
@@ -57,10 +55,6 @@ export async function stopActiveAlert(db: Db, viewer: Viewer, request: StopReque
       return { ...base, alreadyStopped: true, stoppedAt: open.stoppedAt, stoppedByName: await userName(trx, open.stoppedBy), stopComment: open.stopComment };
     }
     await markAlertStopped(trx, storeId, open.alertHistoryId, { at: now, by: viewer.userId, comment: request.comment });
-    if (state) {
-      const engineState = SensorAlertStateSchema.parse(state.engineState ?? {});
-      await saveEngineState(trx, storeId, equipmentId, stopAlert(engineState, request.alertId), now);
-    }
     await audit(trx, {
       at: now,
       userId: viewer.userId,
@@ -70,7 +64,9 @@ export async function stopActiveAlert(db: Db, viewer: Viewer, request: StopReque
       storeId,
       details: { equipment_id: equipmentId, alert_id: request.alertId, comment: request.comment },
     });
-    await notifyStoreChange(trx, storeId);
+    // The engine's side of a stop: the alert stays open, never re-notified; no transition. A sensor never evaluated has no state to keep.
+    const sensors = state ? [{ equipmentId, evaluation: { state: stopAlert(state, request.alertId), transitions: [] }, latest: null }] : [];
+    await persistDecision(trx, { store, sensors }, now);
     return { ...base, alreadyStopped: false, stoppedAt: now, stoppedByName: viewer.userName, stopComment: request.comment };
   });
 }

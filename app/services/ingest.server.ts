@@ -1,9 +1,8 @@
-import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
-import { evaluate, type Reading } from '~/domain/alert-engine';
+import { evaluate, evaluateGatewayContact } from '~/domain/alert-engine';
 import { type CheckedReading, checkReading } from '~/domain/gateway-schemas';
-import { type LatestReading, loadStoreForEvaluation, saveEvaluation } from './sensor-evaluation.server';
-import type { SensorTransition } from './alerts.server';
+import { type NewMeasurement, insertMeasurements } from '~/models/measurements.server';
+import { type EvaluatedSensor, type StoreForEvaluation, loadStoreForEvaluation, persistDecision } from './alert-persister.server';
 
 export interface IngestResult {
   accepted: number;
@@ -14,7 +13,8 @@ export interface IngestResult {
 /**
  * POST /v1/gateway/readings for one store, in one transaction: valid readings are stored even
  * when others are rejected; a repeat of (sensor, measured_at) is a duplicate, never a second
- * row; the newly stored readings go through the alert engine in measured_at order.
+ * row; the newly stored readings go through the alert engine in measured_at order, and the
+ * upload itself is a gateway contact.
  */
 export async function ingestReadings(db: Db, storeId: string, raw: unknown[], now: Date): Promise<IngestResult> {
   const rejected: IngestResult['rejected'] = [];
@@ -25,70 +25,41 @@ export async function ingestReadings(db: Db, storeId: string, raw: unknown[], no
     else rejected.push({ index: check.index, reason: check.reason });
   }
   return db.transaction().execute(async (trx) => {
-    const store = await loadStoreForEvaluation(trx, storeId);
-    if (!store) throw new Error(`store ${storeId} vanished`);
-    const bySerial = new Map([...store.sensors.values()].map((sensor) => [sensor.serialNo, sensor.equipmentId]));
-    const rows: (CheckedReading & { equipmentId: number })[] = [];
-    for (const reading of valid) {
-      const equipmentId = bySerial.get(reading.serialNo);
-      if (equipmentId === undefined) rejected.push({ index: reading.index, reason: 'serial_no: not a sensor of this store' });
+    const loaded = await loadStoreForEvaluation(trx, storeId);
+    if (!loaded) throw new Error(`store ${storeId} vanished`);
+    const bySerial = new Map(loaded.sensors.map((sensor) => [sensor.serialNo, sensor.equipmentId]));
+    const rows: NewMeasurement[] = [];
+    for (const { index, serialNo, ...reading } of valid) {
+      const equipmentId = bySerial.get(serialNo);
+      if (equipmentId === undefined) rejected.push({ index, reason: 'serial_no: not a sensor of this store' });
       else rows.push({ ...reading, equipmentId });
     }
     const stored = await insertMeasurements(trx, storeId, rows, now);
-    const evaluated = [...groupByEquipment(stored)].map(([equipmentId, readings]) => {
-      const sensor = store.sensors.get(equipmentId)!;
-      readings.sort((a, b) => a.measuredAt.getTime() - b.measuredAt.getTime());
-      return { sensor, evaluation: evaluate(sensor.settings, sensor.state, readings, { stopWindows: store.schedules }), latest: readings.at(-1) as LatestReading };
-    });
-    const storeChanges = await recordGatewayContact(trx, store, now);
-    await saveEvaluation(trx, store, evaluated, now, storeChanges);
+    const { transition: gateway, ...connection } = evaluateGatewayContact(loaded.store, now);
+    const sensors = evaluateStored(loaded, stored);
+    await persistDecision(trx, { store: loaded.store, sensors, gateway, connection: { ...connection, lastGatewayContactAt: now } }, now);
     rejected.sort((a, b) => a.index - b.index);
     return { accepted: stored.length, duplicates: rows.length - stored.length, rejected };
   });
 }
 
-/** One INSERT … SELECT FROM unnest for the whole batch; returns the rows that were new. */
-async function insertMeasurements(trx: Db, storeId: string, rows: (CheckedReading & { equipmentId: number })[], now: Date) {
-  if (rows.length === 0) return [];
-  const { rows: inserted } = await sql<{ equipment_id: number; measured_at: Date; temperature: number | null; error: boolean; battery: number | null; receive_sensitivity: number | null }>`
-    insert into measurements (store_id, equipment_id, measured_at, temperature, error, battery, receive_sensitivity, received_at)
-    select ${storeId}, r.* , ${now}::timestamptz from unnest(
-      ${rows.map((r) => r.equipmentId)}::int[],
-      ${rows.map((r) => r.measuredAt.toISOString())}::timestamptz[],
-      ${rows.map((r) => r.temperature)}::real[],
-      ${rows.map((r) => r.error)}::boolean[],
-      ${rows.map((r) => r.battery)}::smallint[],
-      ${rows.map((r) => r.receiveSensitivity)}::smallint[]
-    ) as r(equipment_id, measured_at, temperature, error, battery, receive_sensitivity)
-    on conflict do nothing
-    returning equipment_id, measured_at, temperature, error, battery, receive_sensitivity`.execute(trx);
-  return inserted;
+/** Each sensor's new readings through the engine, in measured_at order (sensors in the order of the batch). */
+function evaluateStored({ sensors, schedules }: StoreForEvaluation, stored: NewMeasurement[]): EvaluatedSensor[] {
+  const sensorOf = new Map(sensors.map((sensor) => [sensor.equipmentId, sensor]));
+  return [...groupBySensor(stored)].map(([equipmentId, readings]) => {
+    const sensor = sensorOf.get(equipmentId)!;
+    readings.sort((a, b) => a.measuredAt.getTime() - b.measuredAt.getTime());
+    const evaluation = evaluate(sensor.settings, sensor.state, readings, { stopWindows: schedules });
+    return { equipmentId, equipmentName: sensor.equipmentName, evaluation, latest: readings.at(-1)! };
+  });
 }
 
-function groupByEquipment(rows: Awaited<ReturnType<typeof insertMeasurements>>): Map<number, (Reading & LatestReading)[]> {
-  const groups = new Map<number, (Reading & LatestReading)[]>();
-  for (const row of rows) {
-    const reading = { measuredAt: row.measured_at, temperature: row.temperature, error: row.error, battery: row.battery, receiveSensitivity: row.receive_sensitivity };
-    const group = groups.get(row.equipment_id);
+function groupBySensor(readings: NewMeasurement[]): Map<number, NewMeasurement[]> {
+  const groups = new Map<number, NewMeasurement[]>();
+  for (const reading of readings) {
+    const group = groups.get(reading.equipmentId);
     if (group) group.push(reading);
-    else groups.set(row.equipment_id, [reading]);
+    else groups.set(reading.equipmentId, [reading]);
   }
   return groups;
-}
-
-/**
- * The gateway spoke: first communication turns a waiting store into an operating one, and a
- * store whose gateway was down recovers its store-level alert.
- */
-async function recordGatewayContact(trx: Db, store: NonNullable<Awaited<ReturnType<typeof loadStoreForEvaluation>>>, now: Date): Promise<SensorTransition[]> {
-  const wasDown = store.gatewayDown;
-  if (store.workingState === 0) store.workingState = 1;
-  store.gatewayDown = false;
-  await trx
-    .updateTable('stores')
-    .set({ last_gateway_contact_at: now, gateway_down: false, working_state: store.workingState })
-    .where('store_id', '=', store.storeId)
-    .execute();
-  if (!wasDown) return [];
-  return [{ equipmentId: null, equipmentName: null, transition: { type: 'recover', code: 'OE00000005', at: now, notify: true, temperature: null, lowerLimit: null, upperLimit: null } }];
 }

@@ -5,6 +5,7 @@ import {
   type AlertTransition,
   emptySensorAlertState,
   evaluate,
+  evaluateGatewayContact,
   evaluateGatewaySilence,
   evaluateSilence,
   type Reading,
@@ -566,6 +567,24 @@ describe('gateway down (store-level no communication)', () => {
     expect(result).toEqual({
       down,
       ...(transition && { transition: { type: transition.type, code: 'OE00000005', at: jst(transition.at) } }),
+    });
+  });
+});
+
+describe('gateway contact', () => {
+  it.each([
+    // working_state, was down → working_state, recovery of the store-level alert at the contact
+    [0, false, 1, false], // first communication: the store starts operating
+    [1, false, 1, false],
+    [1, true, 1, true], // the gateway was down: its OE00000005 recovers
+    [0, true, 1, true],
+    [null, false, null, false], // no operation info: left as it is
+    [2, false, 2, false], // removed: stays removed
+  ] as const)('working_state %s, was down %s → working_state %s, recovers %s', (workingState, gatewayDown, nextWorkingState, recovers) => {
+    expect(evaluateGatewayContact({ workingState, gatewayDown }, jst('11:32'))).toEqual({
+      workingState: nextWorkingState,
+      gatewayDown: false,
+      ...(recovers && { transition: { type: 'recover', code: 'OE00000005', at: jst('11:32') } }),
     });
   });
 });

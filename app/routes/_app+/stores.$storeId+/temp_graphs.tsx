@@ -9,7 +9,7 @@ import { toCompactDate, toCompactDateTime } from '~/domain/japan-time';
 import { listGraphSensors, loadGraphPanel, saveMeasurementComment } from '~/models/graph.server';
 import { requireStoreAccess, requireUser } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
-import { loadAlertStopSchedules } from '~/services/sensor-evaluation.server';
+import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
 import type { loader as storeLoader } from './_layout';
 
 export const meta: MetaFunction = () => [{ title: '温度グラフ | On-Reco' }];

@@ -1,0 +1,19 @@
+import type { Logger } from 'pino';
+import type { Db } from '~/db/db.server';
+
+// A periodic job: one module each in app/jobs/, run by the worker (worker.server.ts) on its
+// cron schedule, on one worker at a time.
+
+export interface JobContext {
+  db: Db;
+  /** The time of the run: jobs never read the clock themselves, so tests give theirs. */
+  now: Date;
+  log: Logger;
+}
+
+export interface Job {
+  name: string;
+  /** node-cron expression (six fields: with seconds). */
+  schedule: string;
+  run(context: JobContext): Promise<void>;
+}
