@@ -182,6 +182,19 @@ export async function findDuplicateFields(
   return fields;
 }
 
+/** The unique field of a store whose unique violation (23505) `error` is, else null (not a store duplicate). */
+export function duplicateFieldOf(error: unknown): UniqueStoreField | null {
+  const pg = error as { code?: string; constraint?: string };
+  if (pg?.code !== '23505') return null;
+  const byConstraint: Record<string, UniqueStoreField> = {
+    stores_pkey: 'store_id',
+    stores_store_no_key: 'store_no',
+    stores_store_name_key: 'store_name',
+    stores_gateway_info_key: 'gateway_info',
+  };
+  return byConstraint[pg.constraint ?? ''] ?? null;
+}
+
 /** The gateway field alone, for an exchange. */
 export async function gatewayHeldByAnotherStore(db: Db, storeId: string, gatewayInfo: string): Promise<boolean> {
   const row = await db.selectFrom('stores').select('store_id').where('gateway_info', '=', gatewayInfo).where('store_id', '!=', storeId).executeTakeFirst();

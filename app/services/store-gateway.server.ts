@@ -19,6 +19,7 @@ import {
   type StoreInfo,
   checkStoreReferences,
   deletePin,
+  duplicateFieldOf,
   endStoreAlerts,
   findDuplicateFields,
   gatewayHeldByAnotherStore,
@@ -47,24 +48,12 @@ const notFound = { ok: false, reason: 'not_found' } as const;
 const forbidden = { ok: false, reason: 'forbidden' } as const;
 const duplicate = (fields: UniqueStoreField[]): StoreWriteFailure => ({ ok: false, reason: 'duplicate', fields, message: DUPLICATE_FIELD_MESSAGES[fields[0]] });
 
-/** A unique violation that raced past the duplicate check becomes the same 400. */
-function uniqueViolationField(error: unknown): UniqueStoreField | null {
-  const pg = error as { code?: string; constraint?: string };
-  if (pg?.code !== '23505') return null;
-  const byConstraint: Record<string, UniqueStoreField> = {
-    stores_pkey: 'store_id',
-    stores_store_no_key: 'store_no',
-    stores_store_name_key: 'store_name',
-    stores_gateway_info_key: 'gateway_info',
-  };
-  return byConstraint[pg.constraint ?? ''] ?? null;
-}
-
+/** A unique violation that raced past the duplicate check becomes the same failure. */
 async function catchDuplicates<T>(work: () => Promise<T>): Promise<T | StoreWriteFailure> {
   try {
     return await work();
   } catch (error) {
-    const field = uniqueViolationField(error);
+    const field = duplicateFieldOf(error);
     if (field) return duplicate([field]);
     throw error;
   }
