@@ -1,10 +1,13 @@
 import { json, redirect } from '@remix-run/node';
-import { getDb } from '~/db/db.server';
+import { Authenticator } from 'remix-auth';
+import { FormStrategy } from 'remix-auth-form';
+import { type Db, getDb } from '~/db/db.server';
 import { can, type Permission } from '~/domain/roles';
 import { lookUpAccessToken } from '~/models/access-tokens.server';
 import { storeOfGatewayToken } from '~/models/gateways.server';
 import { canViewStore } from '~/models/stores.server';
 import { getViewerById, type Viewer } from '~/models/users.server';
+import { type AuthInfo, logIn } from '~/services/auth.server';
 import { clearSessionHeaders, readSession } from './session.server';
 
 // Auth helpers throw (a redirect, a 401/403/404) so that routes never branch on auth.
@@ -19,6 +22,16 @@ async function viewerOfToken(token: string | undefined, now = new Date()): Promi
   if (!user || user.validFlg !== 1) return null;
   const { passwordHash: _hash, validFlg: _valid, ...viewer } = user;
   return viewer;
+}
+
+/** The console's form login (remix-auth + remix-auth-form), on the same logIn as the API. */
+export function consoleAuthenticator(db: Db): Authenticator<AuthInfo> {
+  const authenticator = new Authenticator<AuthInfo>();
+  authenticator.use(
+    new FormStrategy(async ({ form }) => logIn(db, String(form.get('username') ?? '').trim(), String(form.get('password') ?? ''))),
+    'form',
+  );
+  return authenticator;
 }
 
 /** The signed-in console user; otherwise a redirect to /login (with the expiry notice when the token ran out). */

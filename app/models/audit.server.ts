@@ -12,21 +12,19 @@ export interface AuditEntry {
 }
 
 /**
- * Appends one row to audit_log. Call it with the transaction that made the change, so the
- * change and its record commit (or roll back) together. Never put secrets (PINs, tokens,
- * passwords) in details.
+ * Appends rows to audit_log, in one statement. Call it with the transaction that made the
+ * change, so the change and its record commit (or roll back) together. Never put secrets (PINs,
+ * tokens, passwords) in details. This is the one writer of audit_log.
  */
-export async function audit(db: Db, entry: AuditEntry): Promise<void> {
-  await db
-    .insertInto('audit_log')
-    .values({
-      at: entry.at ?? new Date(),
-      user_id: entry.userId,
-      action: entry.action,
-      target_type: entry.targetType,
-      target_id: entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
-      store_id: entry.storeId ?? null,
-      details: JSON.stringify(entry.details ?? {}),
-    })
-    .execute();
+export async function audit(db: Db, entries: AuditEntry | readonly AuditEntry[]): Promise<void> {
+  const rows = ([] as AuditEntry[]).concat(entries).map((entry) => ({
+    at: entry.at ?? new Date(),
+    user_id: entry.userId,
+    action: entry.action,
+    target_type: entry.targetType,
+    target_id: entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
+    store_id: entry.storeId ?? null,
+    details: JSON.stringify(entry.details ?? {}),
+  }));
+  if (rows.length > 0) await db.insertInto('audit_log').values(rows).execute();
 }

@@ -1,16 +1,16 @@
-import { type Transaction, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import type { SensorLabel } from '~/domain/sensor-view';
-import type { Database } from '~/db/schema';
 import { parseDefrostTimes, isInDefrost } from '~/domain/defrost';
-import { type DiagramContentType, MAX_PLACED_SENSORS, type SensorPosition } from '~/domain/diagram';
+import type { DiagramContentType, SensorPosition } from '~/domain/diagram';
 import { toCompactDateTime } from '~/domain/japan-time';
-import { lockStore, storeVisibleTo } from './stores.server';
+import { canViewStore, storeVisibleTo, visibleStoreExists } from './stores.server';
 import type { Viewer } from './users.server';
 
 // Store floor diagrams: the diagram files (a store's own, or chain-wide templates with a null
-// store_id), the store's chosen diagram, and the sensors' positions on it. Every query is
-// scoped by what the viewer may see; templates are visible to every signed-in user.
+// store_id), the store's chosen diagram, and the sensors' positions on it. Every read is
+// scoped by what the viewer may see; templates are visible to every signed-in user. The writes
+// run inside the transaction of services/diagrams.server.ts, which decides and audits them.
 
 /** The Diagram entity of 000 §3. */
 export interface DiagramSummary {
@@ -34,13 +34,6 @@ export interface DiagramFile extends DiagramInfo {
 /** The list offers the store's newest 100 files and up to 100 templates. */
 const LIST_LIMIT = 100;
 
-type Executor = Db | Transaction<Database>;
-
-/** A where-condition: the store `storeId` exists and the viewer may see it. */
-function visibleStore(viewer: Viewer, storeId: string) {
-  return (db: Executor) => db.selectFrom('stores').select(sql`1`.as('one')).where('stores.store_id', '=', storeId).where(storeVisibleTo(viewer));
-}
-
 export interface DiagramChoice {
   diagramId: number;
   diagramName: string;
@@ -56,7 +49,7 @@ export async function listUsableDiagrams(db: Db, viewer: Viewer, storeId: string
     .selectFrom('diagrams')
     .select(['diagram_id', 'diagram_name', 'store_id'])
     .where('diagrams.store_id', '=', storeId)
-    .where((eb) => eb.exists(visibleStore(viewer, storeId)(db)))
+    .where(visibleStoreExists(viewer, storeId))
     .orderBy('created_at', 'desc')
     .orderBy('diagram_id', 'desc')
     .limit(LIST_LIMIT);
@@ -67,13 +60,9 @@ export async function listUsableDiagrams(db: Db, viewer: Viewer, storeId: string
     .orderBy('diagram_name')
     .orderBy('diagram_id')
     .limit(LIST_LIMIT);
-  if (!(await canSeeStore(db, viewer, storeId))) return [];
+  if (!(await canViewStore(db, viewer, storeId))) return [];
   const [ownRows, templateRows] = await Promise.all([own.execute(), templates.execute()]);
   return [...ownRows, ...templateRows].map((row) => ({ diagramId: row.diagram_id, diagramName: row.diagram_name, isTemplate: row.store_id === null }));
-}
-
-async function canSeeStore(db: Executor, viewer: Viewer, storeId: string): Promise<boolean> {
-  return (await visibleStore(viewer, storeId)(db).executeTakeFirst()) !== undefined;
 }
 
 /**
@@ -88,7 +77,7 @@ export async function getDiagramFile(db: Db, viewer: Viewer, diagramId: number):
     .where((eb) =>
       eb.or([
         eb('diagrams.store_id', 'is', null),
-        eb.exists(eb.selectFrom('stores').select(sql`1`.as('one')).whereRef('stores.store_id', '=', 'diagrams.store_id').where(storeVisibleTo(viewer))),
+        visibleStoreExists(viewer, eb.ref('diagrams.store_id'))(eb),
       ]),
     )
     .executeTakeFirst();
@@ -115,7 +104,7 @@ export async function getUsableDiagram(db: Db, viewer: Viewer, storeId: string, 
     .select(['diagram_id', 'diagram_name', 'content_type', 'store_id'])
     .where('diagrams.diagram_id', '=', diagramId)
     .where((eb) => eb.or([eb('diagrams.store_id', 'is', null), eb('diagrams.store_id', '=', storeId)]))
-    .where((eb) => eb.exists(visibleStore(viewer, storeId)(db)))
+    .where(visibleStoreExists(viewer, storeId))
     .executeTakeFirst();
   return row ? { diagramId: row.diagram_id, diagramName: row.diagram_name, contentType: row.content_type, isTemplate: row.store_id === null } : null;
 }
@@ -130,144 +119,68 @@ export interface CreatedDiagram extends DiagramSummary {
   content_type: string;
 }
 
-async function lockVisibleStore(trx: Transaction<Database>, viewer: Viewer, storeId: string): Promise<boolean> {
-  const row = await trx.selectFrom('stores').select('stores.store_id').where('stores.store_id', '=', storeId).where(storeVisibleTo(viewer)).executeTakeFirst();
-  return row !== undefined && (await lockStore(trx, storeId)) !== null;
-}
-
-async function audit(trx: Transaction<Database>, viewer: Viewer, entry: { action: string; targetType: string; targetId: string | null; storeId: string; details: unknown }) {
-  await trx
-    .insertInto('audit_log')
-    .values({ user_id: viewer.userId, action: entry.action, target_type: entry.targetType, target_id: entry.targetId, store_id: entry.storeId, details: JSON.stringify(entry.details) })
+/** The store's files, stored by `createdBy`; returns them in the order given. */
+export async function insertDiagrams(trx: Db, storeId: string, files: readonly UploadedDiagram[], createdBy: number): Promise<CreatedDiagram[]> {
+  return trx
+    .insertInto('diagrams')
+    .values(
+      files.map((file) => ({
+        store_id: storeId,
+        diagram_name: file.name,
+        content_type: file.contentType,
+        byte_size: file.bytes.byteLength,
+        content: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
+        created_by: createdBy,
+      })),
+    )
+    .returning(['diagram_id', 'diagram_name', 'content_type'])
     .execute();
 }
 
-/**
- * POST /v1/diagram: stores the files (already typed by content) as the store's diagrams, in one
- * transaction with their audit rows. With `setAsStoreDiagram` the last one becomes the store's
- * diagram (the console's upload screen). null when the viewer may not see the store.
- */
-export async function createDiagrams(
-  db: Db,
-  viewer: Viewer,
-  storeId: string,
-  files: readonly UploadedDiagram[],
-  options: { setAsStoreDiagram?: boolean } = {},
-): Promise<CreatedDiagram[] | null> {
-  return db.transaction().execute(async (trx) => {
-    if (!(await lockVisibleStore(trx, viewer, storeId))) return null;
-    const created = await trx
-      .insertInto('diagrams')
-      .values(
-        files.map((file) => ({
-          store_id: storeId,
-          diagram_name: file.name,
-          content_type: file.contentType,
-          byte_size: file.bytes.byteLength,
-          content: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
-          created_by: viewer.userId,
-        })),
-      )
-      .returning(['diagram_id', 'diagram_name', 'content_type'])
-      .execute();
-    for (const row of created) {
-      await audit(trx, viewer, { action: 'diagram.upload', targetType: 'diagram', targetId: String(row.diagram_id), storeId, details: { diagram_name: row.diagram_name, content_type: row.content_type } });
-    }
-    const chosen = created[created.length - 1];
-    if (options.setAsStoreDiagram && chosen) {
-      await trx.updateTable('stores').set({ diagram_id: chosen.diagram_id, updated_at: new Date() }).where('store_id', '=', storeId).execute();
-      await audit(trx, viewer, { action: 'store.diagram.set', targetType: 'store', targetId: storeId, storeId, details: { diagram_id: chosen.diagram_id } });
-    }
-    return created;
-  });
+/** The store's chosen diagram id (stores.diagram_id), null when none. */
+export async function getStoreDiagramId(db: Db, storeId: string): Promise<number | null> {
+  const row = await db.selectFrom('stores').select('diagram_id').where('store_id', '=', storeId).executeTakeFirst();
+  return row?.diagram_id ?? null;
 }
 
-export type SetDiagramResult = 'ok' | 'store_not_found' | 'diagram_not_found';
-
-/**
- * POST /v1/stores/diagram: the store's diagram becomes one of its own files or a template;
- * null (or 0) clears it.
- */
-export async function setStoreDiagram(db: Db, viewer: Viewer, storeId: string, diagramId: number | null): Promise<SetDiagramResult> {
-  return db.transaction().execute(async (trx) => {
-    if (!(await lockVisibleStore(trx, viewer, storeId))) return 'store_not_found';
-    if (diagramId !== null) {
-      const usable = await trx
-        .selectFrom('diagrams')
-        .select('diagram_id')
-        .where('diagram_id', '=', diagramId)
-        .where((eb) => eb.or([eb('store_id', 'is', null), eb('store_id', '=', storeId)]))
-        .executeTakeFirst();
-      if (!usable) return 'diagram_not_found';
-    }
-    await trx.updateTable('stores').set({ diagram_id: diagramId, updated_at: new Date() }).where('store_id', '=', storeId).execute();
-    await audit(trx, viewer, { action: 'store.diagram.set', targetType: 'store', targetId: storeId, storeId, details: { diagram_id: diagramId } });
-    return 'ok';
-  });
+/** Whether the store may use the diagram: one of its own files or a template. */
+export async function isUsableDiagram(db: Db, storeId: string, diagramId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('diagrams')
+    .select('diagram_id')
+    .where('diagram_id', '=', diagramId)
+    .where((eb) => eb.or([eb('store_id', 'is', null), eb('store_id', '=', storeId)]))
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
-export type SavePositionsResult =
-  | { ok: true; saved: number }
-  | { ok: false; reason: 'not_found'; equipmentIds: number[] }
-  | { ok: false; reason: 'too_many'; storeId: string; placed: number };
+export async function setStoreDiagramId(trx: Db, storeId: string, diagramId: number | null): Promise<void> {
+  await trx.updateTable('stores').set({ diagram_id: diagramId, updated_at: new Date() }).where('store_id', '=', storeId).execute();
+}
 
-/**
- * POST /v1/equipments/position: saves sensor positions in one transaction ((0, 0) takes a
- * sensor off the diagram). Every sensor must belong to a store the viewer may see (and to
- * `storeId` when given), else nothing changes. A save that would leave more than 20 shown
- * sensors placed on a store's diagram, more than before, is refused; the store row is locked
- * so two editors cannot both place the 20th.
- */
-export async function saveSensorPositions(db: Db, viewer: Viewer, positions: readonly SensorPosition[], options: { storeId?: string } = {}): Promise<SavePositionsResult> {
-  if (positions.length === 0) return { ok: true, saved: 0 };
-  const ids = positions.map((p) => p.equipment_id);
-  class Rollback extends Error {
-    constructor(readonly result: SavePositionsResult) {
-      super('rollback');
-    }
-  }
-  try {
-    return await db.transaction().execute(async (trx) => {
-      let found = trx
-        .selectFrom('sensors')
-        .select(['sensors.equipment_id', 'sensors.store_id'])
-        .where('sensors.equipment_id', 'in', ids)
-        .where((eb) => eb.exists(eb.selectFrom('stores').select(sql`1`.as('one')).whereRef('stores.store_id', '=', 'sensors.store_id').where(storeVisibleTo(viewer))));
-      if (options.storeId !== undefined) found = found.where('sensors.store_id', '=', options.storeId);
-      const rows = await found.execute();
-      if (rows.length !== ids.length) {
-        const known = new Set(rows.map((row) => row.equipment_id));
-        return { ok: false, reason: 'not_found', equipmentIds: ids.filter((id) => !known.has(id)) } as const;
-      }
-      const storeIds = [...new Set(rows.map((row) => row.store_id))].sort();
-      for (const storeId of storeIds) await lockStore(trx, storeId); // in store_id order: no deadlock between two such edits
-      const before = await placedPerStore(trx, storeIds);
-      await sql`
-        update sensors as s
-        set position_x = v.x, position_y = v.y, updated_at = now()
-        from unnest(${ids}::int[], ${positions.map((p) => p.position_x)}::int[], ${positions.map((p) => p.position_y)}::int[]) as v(id, x, y)
-        where s.equipment_id = v.id and s.store_id = any(${storeIds}::varchar[])`.execute(trx);
-      const after = await placedPerStore(trx, storeIds);
-      for (const storeId of storeIds) {
-        const placed = after.get(storeId) ?? 0;
-        if (placed > MAX_PLACED_SENSORS && placed > (before.get(storeId) ?? 0)) throw new Rollback({ ok: false, reason: 'too_many', storeId, placed });
-      }
-      const storeOf = new Map(rows.map((row) => [row.equipment_id, row.store_id]));
-      for (const storeId of storeIds) {
-        const items = positions.filter((p) => storeOf.get(p.equipment_id) === storeId);
-        await audit(trx, viewer, { action: 'sensor.position.save', targetType: 'store', targetId: storeId, storeId, details: { positions: items } });
-      }
-      return { ok: true, saved: positions.length } as const;
-    });
-  } catch (error) {
-    if (error instanceof Rollback) return error.result;
-    throw error;
-  }
+/** The sensors among `equipmentIds` the viewer may see (and of `storeId` when given), with their store. */
+export async function findVisibleSensors(db: Db, viewer: Viewer, equipmentIds: readonly number[], storeId?: string): Promise<{ equipmentId: number; storeId: string }[]> {
+  let query = db
+    .selectFrom('sensors')
+    .select(['sensors.equipment_id as equipmentId', 'sensors.store_id as storeId'])
+    .where('sensors.equipment_id', 'in', equipmentIds)
+    .where((eb) => visibleStoreExists(viewer, eb.ref('sensors.store_id'))(eb));
+  if (storeId !== undefined) query = query.where('sensors.store_id', '=', storeId);
+  return query.execute();
+}
+
+/** Writes the positions of sensors of `storeIds` in one statement ((0, 0) takes a sensor off the diagram). */
+export async function updateSensorPositions(trx: Db, positions: readonly SensorPosition[], storeIds: readonly string[]): Promise<void> {
+  await sql`
+    update sensors as s
+    set position_x = v.x, position_y = v.y, updated_at = now()
+    from unnest(${positions.map((p) => p.equipment_id)}::int[], ${positions.map((p) => p.position_x)}::int[], ${positions.map((p) => p.position_y)}::int[]) as v(id, x, y)
+    where s.equipment_id = v.id and s.store_id = any(${storeIds}::varchar[])`.execute(trx);
 }
 
 /** Placed, shown (disp_flg 1) sensors per store: what the diagram shows and the 20 counts. */
-async function placedPerStore(trx: Transaction<Database>, storeIds: string[]): Promise<Map<string, number>> {
-  const rows = await trx
+export async function countPlacedSensors(db: Db, storeIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db
     .selectFrom('sensors')
     .select(['store_id', sql<number>`count(*)::int`.as('placed')])
     .where('store_id', 'in', storeIds)
@@ -320,7 +233,7 @@ export async function listDiagramSensors(db: Db, viewer: Viewer, storeId: string
     ])
     .where('sensors.store_id', '=', storeId)
     .where('sensors.disp_flg', '=', 1)
-    .where((eb) => eb.exists(visibleStore(viewer, storeId)(db)))
+    .where(visibleStoreExists(viewer, storeId))
     .orderBy(sql`sensors.location_no nulls first`)
     .orderBy('sensors.equipment_name')
     .orderBy('sensors.equipment_id')

@@ -1,4 +1,4 @@
-import { type SqlBool, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import type { SensorLabel } from '~/domain/sensor-view';
 import type { DefrostRange } from '~/db/schema';
@@ -31,18 +31,13 @@ import {
 import type { AlertStopSchedule } from '~/domain/alert-stop-schedule';
 import { type DayRange, toCompactDateTime } from '~/domain/japan-time';
 import { sensorReadings } from './measurements.server';
-import { storeVisibleTo } from './stores.server';
+import { storeVisibleTo, visibleStoreExists } from './stores.server';
 import type { Viewer } from './users.server';
 
 // The temperature graphs' data: the store's sensors for the side menu, the bucketed series of
 // the checked sensors (averaged in SQL over the measurements' primary key, one query for all of
 // them), the comments on readings, and the measurement CSV. Every query carries the viewer's
 // access to the store in its where.
-
-/** `exists (the store, visible to the viewer)`, for queries on tables keyed by store_id. */
-function storeIsVisible(db: Db, viewer: Viewer, storeId: string) {
-  return sql<SqlBool>`exists (${db.selectFrom('stores').select(sql`1`.as('one')).where('stores.store_id', '=', storeId).where(storeVisibleTo(viewer))})`;
-}
 
 export interface GraphSensor extends SensorLabel {
   commentRequired: boolean;
@@ -133,7 +128,7 @@ export async function readGraphSeries(db: Db, viewer: Viewer, input: { storeId: 
       .where('b.equipment_id', '=', sql<number>`any(${ids}::int[])`)
       .where('b.bucket', '>=', from)
       .where('b.bucket', '<', to)
-      .where(storeIsVisible(db, viewer, storeId))
+      .where(visibleStoreExists(viewer, storeId))
       .groupBy(['b.equipment_id', sql`2`])
       .orderBy('b.equipment_id')
       .orderBy(sql`2`)
@@ -145,7 +140,7 @@ export async function readGraphSeries(db: Db, viewer: Viewer, input: { storeId: 
       .where('c.equipment_id', '=', sql<number>`any(${ids}::int[])`)
       .where('c.measured_at', '>=', new Date(from.getTime() - margin))
       .where('c.measured_at', '<', new Date(to.getTime() + margin))
-      .where(storeIsVisible(db, viewer, storeId))
+      .where(visibleStoreExists(viewer, storeId))
       .orderBy('c.measured_at')
       .execute(),
   ]);
@@ -326,7 +321,7 @@ export async function* measurementCsvChunks(db: Db, viewer: Viewer, sensors: rea
     for (;;) {
       let query = sensorReadings(db, sensor.storeId, sensor.equipmentId)
         .where('m.measured_at', '<=', range.until)
-        .where(storeIsVisible(db, viewer, sensor.storeId))
+        .where(visibleStoreExists(viewer, sensor.storeId))
         .orderBy('m.measured_at')
         .limit(CSV_PAGE_ROWS);
       query = after ? query.where('m.measured_at', '>', after) : query.where('m.measured_at', '>=', range.since);

@@ -25,7 +25,7 @@ export interface MeasurementPoint {
   comment_required: number;
 }
 
-export interface MeasurementResponse {
+export interface SensorMeasurements {
   status: SensorStatus;
   alerts: { alert_id: AlertCode }[];
   measurement_data: MeasurementPoint[];
@@ -96,7 +96,7 @@ export async function readMeasurements(
   db: Db,
   viewer: Viewer,
   input: { equipmentId: number; range: MeasurementRange; convertDef: boolean },
-): Promise<MeasurementResponse | null> {
+): Promise<SensorMeasurements | null> {
   const sensor = await sensorWithState(db, viewer, input.equipmentId);
   if (!sensor) return null;
   const ranges = defrostRangesOf(sensor.def_time);

@@ -4,8 +4,8 @@ import type { Db } from '~/db/db.server';
 import { toCompactDateTime } from '~/domain/japan-time';
 import type { StoreSaveInput, UniqueStoreField } from '~/domain/store-schemas';
 import { revokeGatewayTokens } from './gateways.server';
-import { lockStore as lockStoreRow, refreshStoreStatus, storeVisibleTo } from './stores.server';
-import type { Viewer } from './users.server';
+import { canViewStore, lockStore as lockStoreRow, refreshStoreStatus, seesStore, storeVisibleTo } from './stores.server';
+import { type Viewer, userAuthority } from './users.server';
 
 // The store master as the store management page and POST /v1/stores see it: one store's info,
 // its gateway PIN, its users, and the writes behind store save, gateway exchange and removal.
@@ -181,6 +181,19 @@ export async function findDuplicateFields(
   return fields;
 }
 
+/** The unique field of a store whose unique violation (23505) `error` is, else null (not a store duplicate). */
+export function duplicateFieldOf(error: unknown): UniqueStoreField | null {
+  const pg = error as { code?: string; constraint?: string };
+  if (pg?.code !== '23505') return null;
+  const byConstraint: Record<string, UniqueStoreField> = {
+    stores_pkey: 'store_id',
+    stores_store_no_key: 'store_no',
+    stores_store_name_key: 'store_name',
+    stores_gateway_info_key: 'gateway_info',
+  };
+  return byConstraint[pg.constraint ?? ''] ?? null;
+}
+
 /** The gateway field alone, for an exchange. */
 export async function gatewayHeldByAnotherStore(db: Db, storeId: string, gatewayInfo: string): Promise<boolean> {
   const row = await db.selectFrom('stores').select('store_id').where('gateway_info', '=', gatewayInfo).where('store_id', '!=', storeId).executeTakeFirst();
@@ -302,23 +315,31 @@ export const STORE_USERS_LIMIT = 500;
 
 /**
  * Everyone who can see the store (and so may be mailed about it): the members of the store's
- * user groups, plus administrators and maintenance staff, who see every store. Both sets come
- * from indexed walks (store_usergroups → user_usergroups, and the few staff groups), never a
- * scan of all users. Ordered by name. Null when the viewer may not see the store.
+ * user groups, plus administrators and maintenance staff, who see every store (seesStore, from
+ * indexed walks, never a scan of all users' groups). Ordered by name. Null when the viewer may
+ * not see the store.
  */
 export async function listStoreUsers(db: Db, viewer: Viewer, storeId: string): Promise<StoreUser[] | null> {
-  const visible = await db.selectFrom('stores').select('stores.store_id').where('stores.store_id', '=', storeId).where(storeVisibleTo(viewer)).executeTakeFirst();
-  if (!visible) return null;
-  const { rows } = await sql<StoreUser>`
-    with ids as (
-      select uu.user_id from store_usergroups su join user_usergroups uu on uu.usergroup_id = su.usergroup_id where su.store_id = ${storeId}
-      union
-      select uu.user_id from usergroups g join user_usergroups uu on uu.usergroup_id = g.usergroup_id where g.usergroup_authority <= 5 or g.usergroup_authority = 10
-    )
-    select u.user_id, u.login_id, u.user_name, u.tel_no, u.mailaddress1, u.mailaddress2, u.mailaddress3, u.language, u.valid_flg, u.notice_flg, u.alert_filter,
-      coalesce((select min(g.usergroup_authority) from user_usergroups ug join usergroups g on g.usergroup_id = ug.usergroup_id where ug.user_id = u.user_id), 101)::int as authority
-    from users u join ids on ids.user_id = u.user_id
-    order by u.user_name, u.user_id
-    limit ${STORE_USERS_LIMIT}`.execute(db);
-  return rows;
+  if (!(await canViewStore(db, viewer, storeId))) return null;
+  return db
+    .selectFrom('users')
+    .select([
+      'users.user_id',
+      'users.login_id',
+      'users.user_name',
+      'users.tel_no',
+      'users.mailaddress1',
+      'users.mailaddress2',
+      'users.mailaddress3',
+      'users.language',
+      'users.valid_flg',
+      'users.notice_flg',
+      'users.alert_filter',
+      userAuthority.as('authority'),
+    ])
+    .where(seesStore(storeId))
+    .orderBy('users.user_name')
+    .orderBy('users.user_id')
+    .limit(STORE_USERS_LIMIT)
+    .execute();
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
+import { seesStore } from './stores.server';
 
 export interface Viewer {
   userId: number;
@@ -18,7 +19,7 @@ export interface UserCredentials extends Viewer {
 }
 
 /** A user's authority is the most privileged (lowest) among their groups; 101 when they have none. */
-const authorityOf = sql<number>`coalesce((
+export const userAuthority = sql<number>`coalesce((
   select min(g.usergroup_authority) from user_usergroups ug
   join usergroups g on g.usergroup_id = ug.usergroup_id
   where ug.user_id = users.user_id), 101)`;
@@ -36,7 +37,7 @@ function selectViewer(db: Db) {
       'users.temporary_password_hash as temporaryPasswordHash',
       'users.temporary_password_expires_at as temporaryPasswordExpiresAt',
       'users.valid_flg as validFlg',
-      authorityOf.as('authority'),
+      userAuthority.as('authority'),
     ]);
 }
 
@@ -99,24 +100,11 @@ export interface AlertRecipient {
 export async function listAlertRecipients(db: Db, storeId: string): Promise<AlertRecipient[]> {
   const rows = await db
     .selectFrom('users')
-    .select(['user_id', 'language', 'alert_filter', 'mailaddress1', 'mailaddress2', 'mailaddress3', authorityOf.as('authority')])
+    .select(['user_id', 'language', 'alert_filter', 'mailaddress1', 'mailaddress2', 'mailaddress3'])
     .where('valid_flg', '=', 1)
     .where('notice_flg', '=', 1)
     .where('alert_filter', '<', 2)
-    .where((eb) =>
-      eb.or([
-        eb(authorityOf, '<=', 5),
-        eb(authorityOf, '=', 10),
-        eb.exists(
-          eb
-            .selectFrom('user_usergroups as uu')
-            .innerJoin('store_usergroups as su', 'su.usergroup_id', 'uu.usergroup_id')
-            .select(sql`1`.as('one'))
-            .whereRef('uu.user_id', '=', 'users.user_id')
-            .where('su.store_id', '=', storeId),
-        ),
-      ]),
-    )
+    .where(seesStore(storeId))
     .execute();
   return rows.map((row) => ({
     userId: row.user_id,

@@ -1,5 +1,3 @@
-import { Authenticator } from 'remix-auth';
-import { FormStrategy } from 'remix-auth-form';
 import type { Db } from '~/db/db.server';
 import { LOGIN_ERROR } from '~/domain/auth-schemas';
 import { getEnv } from '~/env.server';
@@ -37,14 +35,4 @@ export async function logIn(db: Db, loginId: string, password: string, now = new
     user_id: user.userId,
     authority: user.authority,
   };
-}
-
-/** The console's form login (remix-auth + remix-auth-form), on the same logIn as the API. */
-export function consoleAuthenticator(db: Db): Authenticator<AuthInfo> {
-  const authenticator = new Authenticator<AuthInfo>();
-  authenticator.use(
-    new FormStrategy(async ({ form }) => logIn(db, String(form.get('username') ?? '').trim(), String(form.get('password') ?? ''))),
-    'form',
-  );
-  return authenticator;
 }

@@ -1,28 +1,34 @@
 import pg from 'pg';
+import type { Db } from '~/db/db.server';
+import { canViewStore } from '~/models/stores.server';
+import type { Viewer } from '~/models/users.server';
 import { logger } from './logger.server';
 
 // One LISTEN connection per web process fans PostgreSQL notifications (sent by the ingest and
-// alert transactions at commit) out to the server-sent-event streams of open screens.
+// alert transactions at commit) out to the subscribers: the server-sent-event streams of open
+// screens (app/http/sse.server.ts).
 
 type Listener = (storeId: string) => void;
+interface Subscriber {
+  listener: Listener;
+  onStop: () => void;
+}
 
 const CHANNEL = 'onreco_store';
 const log = logger.child({ module: 'live-updates' });
-const listeners = new Set<Listener>();
-/** The end of every open event stream. */
-const openStreams = new Set<() => void>();
+const subscribers = new Set<Subscriber>();
 let connecting: Promise<void> | null = null;
 let connection: pg.Client | null = null;
 let stopping = false;
 
 /**
  * On SIGTERM or SIGINT remix-serve closes its server, which waits for open connections: the
- * event streams would hold it, and the LISTEN connection the process, until it is killed. They
- * end now; browsers reconnect by themselves (to the next server).
+ * event streams would hold it, and the LISTEN connection the process, until it is killed. Their
+ * subscribers end them now; browsers reconnect by themselves (to the next server).
  */
 function endOnStop() {
   stopping = true;
-  for (const end of openStreams) end();
+  for (const subscriber of [...subscribers]) subscriber.onStop();
   connection?.end().catch(() => undefined);
 }
 
@@ -34,7 +40,7 @@ async function connect(): Promise<void> {
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   connection = client;
   client.on('notification', (message) => {
-    if (message.channel === CHANNEL && message.payload) for (const listener of listeners) listener(message.payload);
+    if (message.channel === CHANNEL && message.payload) for (const subscriber of subscribers) subscriber.listener(message.payload);
   });
   client.on('error', (error) => {
     if (stopping) return;
@@ -55,61 +61,34 @@ function ensureConnected(): Promise<void> {
   return connecting;
 }
 
-/** Calls `listener` with the store id of every committed change; returns the unsubscribe. */
-export async function subscribeStoreChanges(listener: Listener): Promise<() => void> {
-  await ensureConnected();
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+/** True once the process is stopping: a new subscriber would only hold its server open. */
+export function isStopping(): boolean {
+  return stopping;
 }
 
-const KEEPALIVE_MS = 25_000;
+/**
+ * Calls `listener` with the store id of every committed change; returns the unsubscribe.
+ * `onStop` runs when the process stops: the subscriber ends what it holds open.
+ */
+export async function subscribeStoreChanges(listener: Listener, onStop: () => void = () => {}): Promise<() => void> {
+  await ensureConnected();
+  const subscriber = { listener, onStop };
+  subscribers.add(subscriber);
+  return () => subscribers.delete(subscriber);
+}
 
 /**
- * A text/event-stream that sends `event: change` when one of the stores passes `wanted`,
- * at most once a second, and a comment every 25 s so proxies keep it open.
+ * For the dashboard's stream (every store the viewer may see): whether a changed store is the
+ * viewer's, asked once per store for the life of the stream.
  */
-export async function storeChangeStream(request: Request, wanted: (storeId: string) => boolean | Promise<boolean>): Promise<Response> {
-  if (stopping) return new Response('stopping', { status: 503, headers: { 'Retry-After': '5' } });
-  const encoder = new TextEncoder();
-  let cleanup = () => {};
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let pending: ReturnType<typeof setTimeout> | null = null;
-      const send = (text: string) => {
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          cleanup();
-        }
-      };
-      const unsubscribe = await subscribeStoreChanges(async (storeId) => {
-        if (pending || !(await wanted(storeId)) || pending) return;
-        pending = setTimeout(() => {
-          pending = null;
-          send(`event: change\ndata: ${JSON.stringify({ store_id: storeId })}\n\n`);
-        }, 1000);
-      });
-      const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
-      cleanup = () => {
-        openStreams.delete(cleanup);
-        unsubscribe();
-        clearInterval(keepalive);
-        if (pending) clearTimeout(pending);
-        try {
-          controller.close();
-        } catch {
-          // already closed
-        }
-      };
-      openStreams.add(cleanup);
-      request.signal.addEventListener('abort', () => cleanup());
-      send('retry: 5000\n\n');
-    },
-    cancel() {
-      cleanup();
-    },
-  });
-  return new Response(stream, {
-    headers: { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' },
-  });
+export function storesVisibleTo(db: Db, viewer: Viewer): (storeId: string) => Promise<boolean> {
+  const visible = new Map<string, Promise<boolean>>();
+  return (storeId) => {
+    let answer = visible.get(storeId);
+    if (!answer) {
+      answer = canViewStore(db, viewer, storeId).catch(() => false);
+      visible.set(storeId, answer);
+    }
+    return answer;
+  };
 }

@@ -9,7 +9,6 @@ import {
   canExchangeGateway,
   canHoldPin,
   canRemoveStore,
-  duplicateMessage,
   pinCodeOf,
   pinEffectiveTime,
   workingStateAfterGatewayChange,
@@ -20,6 +19,7 @@ import {
   type StoreInfo,
   checkStoreReferences,
   deletePin,
+  duplicateFieldOf,
   endStoreAlerts,
   findDuplicateFields,
   gatewayHeldByAnotherStore,
@@ -32,8 +32,6 @@ import {
   updateStoreMaster,
 } from '~/models/store-management.server';
 import type { Viewer } from '~/models/users.server';
-import { apiError } from '../http/access.server';
-import { invalidRequest } from '../http/api.server';
 
 // The store management writes, each in one transaction on the locked store row, each with its
 // audit_log row: PIN issue and reissue, gateway exchange, removal, and the store save of
@@ -50,43 +48,12 @@ const notFound = { ok: false, reason: 'not_found' } as const;
 const forbidden = { ok: false, reason: 'forbidden' } as const;
 const duplicate = (fields: UniqueStoreField[]): StoreWriteFailure => ({ ok: false, reason: 'duplicate', fields, message: DUPLICATE_FIELD_MESSAGES[fields[0]] });
 
-/** The /on-reco answer for a failed write. */
-export function storeWriteError(failure: StoreWriteFailure, storeId: string): Response {
-  switch (failure.reason) {
-    case 'not_found':
-      return apiError(404, 'not_found', `Store ${storeId} was not found.`);
-    case 'forbidden':
-      return apiError(403, 'forbidden', 'This call is not allowed for your authority.');
-    case 'invalid_state':
-    case 'conflict':
-      return apiError(409, failure.reason, failure.description);
-    case 'duplicate':
-      return apiError(400, 'duplicate_value', failure.fields.map(duplicateMessage).join('; '), {
-        fields: Object.fromEntries(failure.fields.map((field) => [field, DUPLICATE_FIELD_MESSAGES[field]])),
-      });
-    case 'invalid':
-      return invalidRequest(failure.fields);
-  }
-}
-
-/** A unique violation that raced past the duplicate check becomes the same 400. */
-function uniqueViolationField(error: unknown): UniqueStoreField | null {
-  const pg = error as { code?: string; constraint?: string };
-  if (pg?.code !== '23505') return null;
-  const byConstraint: Record<string, UniqueStoreField> = {
-    stores_pkey: 'store_id',
-    stores_store_no_key: 'store_no',
-    stores_store_name_key: 'store_name',
-    stores_gateway_info_key: 'gateway_info',
-  };
-  return byConstraint[pg.constraint ?? ''] ?? null;
-}
-
+/** A unique violation that raced past the duplicate check becomes the same failure. */
 async function catchDuplicates<T>(work: () => Promise<T>): Promise<T | StoreWriteFailure> {
   try {
     return await work();
   } catch (error) {
-    const field = uniqueViolationField(error);
+    const field = duplicateFieldOf(error);
     if (field) return duplicate([field]);
     throw error;
   }

@@ -6,9 +6,11 @@ import { action as positionAction } from '~/routes/on-reco+/v1.equipments.positi
 import { action as setDiagramAction } from '~/routes/on-reco+/v1.stores.diagram';
 import { loader as consoleImageLoader } from '~/routes/resources+/diagram-image';
 import { loader as pdfjsLoader } from '~/routes/resources+/pdfjs.$';
+import { action as editorAction } from '~/routes/_app+/stores.$storeId+/sensor_diagrams.edit';
+import { action as loginAction } from '~/routes/_auth+/login';
 import { TEST_PASSWORD, countRows, createSensor, createStore, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
-import { BASE, call, get, postJson, tokenFor } from '../support/requests';
+import { BASE, call, get, postForm, postJson, tokenFor } from '../support/requests';
 
 const db = testDb();
 beforeEach(() => resetDb());
@@ -276,6 +278,47 @@ describe('POST /v1/equipments/position', () => {
     }
     const notJson = await call(positionAction, new Request(`${BASE}/on-reco/v1/equipments/position`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokens.admin}` }, body: '{' }));
     expect(notJson.status).toBe(400);
+  });
+});
+
+describe('the placement editor (/stores/{store_id}/sensor_diagrams/edit)', () => {
+  const storeDiagram = async () => (await db.selectFrom('stores').select('diagram_id').where('store_id', '=', 'S001').executeTakeFirstOrThrow()).diagram_id;
+  async function save(diagramId: number, positions: unknown[]) {
+    const login = await call(loginAction, postForm('/login', { username: 'area', password: TEST_PASSWORD }));
+    const cookie = login.headers.get('Set-Cookie')!.split(';')[0];
+    const fields = { intent: 'positions', diagram_id: String(diagramId), positions: JSON.stringify(positions) };
+    return call(editorAction, postForm('/stores/S001/sensor_diagrams/edit', fields, { Cookie: cookie }), { storeId: 'S001' });
+  }
+
+  it('makes the diagram the store diagram and saves the positions together', async () => {
+    await chain();
+    const template = await insertDiagram(null, 'template');
+    const a = await createSensor(db, 'S001', 'AA:BB:CC:DD:EE:01');
+    const response = await save(template, [{ equipment_id: a, position_x: 300, position_y: 200 }]);
+    expect(response.status).toBe(200);
+    expect(await storeDiagram()).toBe(template);
+    expect(await db.selectFrom('sensors').select(['position_x', 'position_y']).where('equipment_id', '=', a).executeTakeFirstOrThrow()).toEqual({ position_x: 300, position_y: 200 });
+  });
+
+  it('leaves the store diagram unchanged when the positions are refused', async () => {
+    await chain();
+    const before = await insertDiagram('S001', 'before');
+    await db.updateTable('stores').set({ diagram_id: before }).where('store_id', '=', 'S001').execute();
+    const template = await insertDiagram(null, 'template');
+    const own = await createSensor(db, 'S001', 'AA:BB:CC:DD:EE:01');
+    const otherStore = await createSensor(db, 'S002', 'AA:BB:CC:DD:EE:02');
+    // A sensor of another store: the positions step fails after the diagram choice.
+    const foreign = await save(template, [{ equipment_id: own, position_x: 300, position_y: 200 }, { equipment_id: otherStore, position_x: 400, position_y: 200 }]);
+    expect(foreign.status).toBe(404);
+    expect(await storeDiagram()).toBe(before);
+    // A 21st placed sensor: refused after the positions were written, all of it rolled back.
+    const ids: number[] = [];
+    for (let i = 2; i <= 22; i += 1) ids.push(await createSensor(db, 'S001', `AA:BB:CC:DD:EE:${String(i).padStart(2, '0')}`));
+    const tooMany = await save(template, ids.map((id, i) => ({ equipment_id: id, position_x: 50 + i * 50, position_y: 100 })));
+    expect(tooMany.status).toBe(400);
+    expect(await storeDiagram()).toBe(before);
+    expect(await db.selectFrom('sensors').select('equipment_id').where('position_x', '!=', 0).execute()).toEqual([]);
+    expect(await db.selectFrom('audit_log').select('action').execute()).toEqual([]);
   });
 });
 

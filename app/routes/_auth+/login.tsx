@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { AuthCard, ErrorBar } from '~/components/auth-card';
 import { getDb } from '~/db/db.server';
 import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-schemas';
-import { LoginError, consoleAuthenticator } from '~/services/auth.server';
+import { consoleAuthenticator } from '~/http/access.server';
+import { LoginError } from '~/services/auth.server';
 import { createLoginSession, readSession } from '~/http/session.server';
 import { lookUpAccessToken } from '~/models/access-tokens.server';
 

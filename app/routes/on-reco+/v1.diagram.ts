@@ -1,7 +1,8 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { DiagramListQuerySchema, DiagramUploadSchema } from '~/domain/diagram';
-import { createDiagrams, listUsableDiagrams } from '~/models/diagrams.server';
+import { listUsableDiagrams } from '~/models/diagrams.server';
+import { createDiagrams } from '~/services/diagrams.server';
 import { apiError, requireApiRole, requireApiStoreAccess, requireApiUser } from '~/http/access.server';
 import { methodNotAllowed, parseOrThrow, searchParamsOf } from '~/http/api.server';
 import { readDiagramUpload } from '~/http/diagram-files.server';

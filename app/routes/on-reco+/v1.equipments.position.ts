@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { MAX_PLACED_SENSORS, SensorPositionsSchema } from '~/domain/diagram';
-import { saveSensorPositions } from '~/models/diagrams.server';
+import { saveSensorPositions } from '~/services/diagrams.server';
 import { apiError, requireApiRole } from '~/http/access.server';
 import { bodyOf, invalidRequest, methodNotAllowed, parseOrThrow } from '~/http/api.server';
 

@@ -3,7 +3,8 @@ import { getDb } from '~/db/db.server';
 import { RemovalRequestSchema } from '~/domain/store-schemas';
 import { requireApiRole } from '~/http/access.server';
 import { bodyOf, methodNotAllowed, parseOrThrow } from '~/http/api.server';
-import { removeGateway, storeWriteError } from '~/services/store-gateway.server';
+import { storeWriteError } from '~/http/failures.server';
+import { removeGateway } from '~/services/store-gateway.server';
 
 // POST /v1/equipments/removal {store_id, gateway_info} → {store_id, gateway_info, working_state: 2}:
 // removal (撤去) of an operating store's gateway. gateway_info "" means the store's gateway,

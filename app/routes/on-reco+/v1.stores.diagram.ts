@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, json } from '@remix-run/node';
 import { getDb } from '~/db/db.server';
 import { SetStoreDiagramSchema } from '~/domain/diagram';
-import { setStoreDiagram } from '~/models/diagrams.server';
+import { setStoreDiagram } from '~/services/diagrams.server';
 import { apiError, requireApiRole, requireApiStoreAccess } from '~/http/access.server';
 import { bodyOf, methodNotAllowed, parseOrThrow } from '~/http/api.server';
 

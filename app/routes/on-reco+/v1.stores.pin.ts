@@ -3,7 +3,8 @@ import { getDb } from '~/db/db.server';
 import { StoreIdSchema } from '~/domain/store-schemas';
 import { requireApiRole, requireApiStoreAccess } from '~/http/access.server';
 import { bodyOf, methodNotAllowed, parseOrThrow, searchParamsOf } from '~/http/api.server';
-import { getOrIssuePin, reissuePin, storeWriteError } from '~/services/store-gateway.server';
+import { storeWriteError } from '~/http/failures.server';
+import { getOrIssuePin, reissuePin } from '~/services/store-gateway.server';
 
 // GET /v1/stores/pin?store_id → {pin_code, effective_time}: the store's current gateway PIN,
 // issued on the spot when none is valid (null for a removed store). Administrators and

@@ -5,7 +5,8 @@ import { StoreIdSchema, StoreSaveSchema } from '~/domain/store-schemas';
 import { getCurrentPin, getStoreInfo } from '~/models/store-management.server';
 import { apiError, requireApiUser } from '~/http/access.server';
 import { bodyOf, methodNotAllowed, parseOrThrow, searchParamsOf } from '~/http/api.server';
-import { saveStore, storeWriteError } from '~/services/store-gateway.server';
+import { storeWriteError } from '~/http/failures.server';
+import { saveStore } from '~/services/store-gateway.server';
 
 // GET /v1/stores?store_id: the store info (000 §3), for anyone who may see the store. pin_code
 // and effective_time are the current PIN for administrators and maintenance (null for others,

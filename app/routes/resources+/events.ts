@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { z } from 'zod';
 import { getDb } from '~/db/db.server';
-import { canViewStore } from '~/models/stores.server';
 import { requireUser, requireStoreAccess } from '~/http/access.server';
 import { parseOrThrow, searchParamsOf } from '~/http/api.server';
-import { storeChangeStream } from '~/services/live-updates.server';
+import { storeChangeStream } from '~/http/sse.server';
+import { storesVisibleTo } from '~/services/live-updates.server';
 
 const EventsQuerySchema = z.object({ store_id: z.string().max(20).optional() });
 
@@ -17,15 +17,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
     await requireStoreAccess(viewer, store_id);
     return storeChangeStream(request, (storeId) => storeId === store_id);
   }
-  // The dashboard: ask once per store whether the viewer may see it, for the life of the stream.
-  const visible = new Map<string, Promise<boolean>>();
-  const db = getDb();
-  return storeChangeStream(request, (storeId) => {
-    let answer = visible.get(storeId);
-    if (!answer) {
-      answer = canViewStore(db, viewer, storeId).catch(() => false);
-      visible.set(storeId, answer);
-    }
-    return answer;
-  });
+  return storeChangeStream(request, storesVisibleTo(getDb(), viewer));
 }

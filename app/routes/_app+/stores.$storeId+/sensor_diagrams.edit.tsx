@@ -6,7 +6,8 @@ import { PlacementEditor } from '~/components/diagram/placement-editor';
 import { FormCloseButton } from '~/components/form-close';
 import { getDb } from '~/db/db.server';
 import { DIAGRAM_MESSAGES, DiagramEditQuerySchema, PositionsFieldSchema, ReflectDiagramSchema } from '~/domain/diagram';
-import { createDiagrams, getStoreDiagram, getUsableDiagram, listDiagramSensors, listUsableDiagrams, saveSensorPositions, setStoreDiagram } from '~/models/diagrams.server';
+import { getStoreDiagram, getUsableDiagram, listDiagramSensors, listUsableDiagrams } from '~/models/diagrams.server';
+import { createDiagrams, placeSensorsOnDiagram, setStoreDiagram } from '~/services/diagrams.server';
 import { requireRole, requireStoreAccess } from '~/http/access.server';
 import { fieldErrors, searchParamsOf } from '~/http/api.server';
 import { readDiagramUpload, uploadFailureMessage } from '~/http/diagram-files.server';
@@ -75,10 +76,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const positions = PositionsFieldSchema.safeParse(form.positions);
     const shown = ReflectDiagramSchema.safeParse(form);
     if (!positions.success || !shown.success) return failed({ intent: 'positions' }, 400);
-    // Sensors placed on a diagram make it the store's diagram.
-    const current = await getStoreDiagram(db, viewer, storeId);
-    if (current?.diagramId !== shown.data.diagram_id && (await setStoreDiagram(db, viewer, storeId, shown.data.diagram_id)) !== 'ok') return failed({ intent: 'positions' }, 404);
-    const saved = await saveSensorPositions(db, viewer, positions.data, { storeId });
+    // Sensors placed on a diagram make it the store's diagram, in the same transaction.
+    const saved = await placeSensorsOnDiagram(db, viewer, storeId, shown.data.diagram_id, positions.data);
     if (!saved.ok) return failed({ intent: 'positions', message: saved.reason === 'too_many' ? DIAGRAM_MESSAGES.limitReached : undefined }, saved.reason === 'too_many' ? 400 : 404);
     return json<ActionResult>({ intent: 'positions', ok: true });
   }

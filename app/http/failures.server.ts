@@ -1,0 +1,26 @@
+import { DUPLICATE_FIELD_MESSAGES, duplicateMessage } from '~/domain/store-schemas';
+import type { StoreWriteFailure } from '~/services/store-gateway.server';
+import { apiError } from './access.server';
+import { invalidRequest } from './api.server';
+
+// The one adapter from the services' typed failures to /on-reco statuses and the JSON error
+// shape ({error, error_description, …}): services return failures, routes answer with these.
+
+/** The /on-reco answer for a failed store write (store save, PIN, gateway exchange and removal). */
+export function storeWriteError(failure: StoreWriteFailure, storeId: string): Response {
+  switch (failure.reason) {
+    case 'not_found':
+      return apiError(404, 'not_found', `Store ${storeId} was not found.`);
+    case 'forbidden':
+      return apiError(403, 'forbidden', 'This call is not allowed for your authority.');
+    case 'invalid_state':
+    case 'conflict':
+      return apiError(409, failure.reason, failure.description);
+    case 'duplicate':
+      return apiError(400, 'duplicate_value', failure.fields.map(duplicateMessage).join('; '), {
+        fields: Object.fromEntries(failure.fields.map((field) => [field, DUPLICATE_FIELD_MESSAGES[field]])),
+      });
+    case 'invalid':
+      return invalidRequest(failure.fields);
+  }
+}
