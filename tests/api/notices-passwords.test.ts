@@ -14,7 +14,11 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   process.env.SMTP_URL = smtp.url; // read once by getEnv(), before any mail is sent in this file
 });
-afterAll(() => smtp.close());
+afterAll(async () => {
+  // The API files share one process: later files must not send to this closed server.
+  delete process.env.SMTP_URL;
+  await smtp.close();
+});
 beforeEach(async () => {
   await resetDb();
   smtp.received.length = 0;
