@@ -38,3 +38,22 @@ export const PasswordChangeSchema = z
 export const LOGIN_ERROR = 'The user name or password is incorrect.';
 export const FORGOT_PASSWORD_ERROR = 'The login_id or email address is incorrect.';
 export const SESSION_EXPIRED_MESSAGE = 'ログイン有効切れです。再度ログインして下さい。';
+
+// ---- answers ----
+
+/** POST /on-reco/token: the auth info of the specification (dates as HTTP dates). */
+export const AuthInfoSchema = z.strictObject({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  expires_in: z.number().int(),
+  '.issued': z.string(),
+  '.expires': z.string(),
+  user_id: z.number().int(),
+  authority: z.number().int(),
+});
+
+/** POST /v1/user/pass. */
+export const PasswordChangedSchema = z.strictObject({ result: z.literal('changed') });
+
+/** POST /v1/user/passcode. */
+export const PasscodeIssuedSchema = z.strictObject({ result: z.literal('issued') });

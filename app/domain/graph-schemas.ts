@@ -64,3 +64,10 @@ export const MeasurementCommentSchema = z.object({
     .pipe(z.string().max(COMMENT_MAX, GRAPH_TEXTS.commentTooLong)),
 });
 export type MeasurementCommentInput = z.infer<typeof MeasurementCommentSchema>;
+
+/** POST /v1/equipments/measurement/comment: the reading's own start_date; comment null when it was removed. */
+export const MeasurementCommentAnswerSchema = z.strictObject({
+  equipment_id: z.number().int(),
+  start_date: z.string().regex(/^\d{14}$/),
+  comment: z.string().nullable(),
+});

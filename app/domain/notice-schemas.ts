@@ -25,3 +25,16 @@ export const NoticeSchema = z.object({
 export const NoticeListQuerySchema = z.object({
   limit: z.coerce.number({ invalid_type_error: 'limit must be a number' }).int('limit must be a whole number').min(1).max(500).default(NOTICE_POPUP_STEP),
 });
+
+// ---- answers ----
+
+/** A notice; created_datetime is YYYYMMDDHHmmss, Japan time. */
+export const NoticeAnswerSchema = z.strictObject({
+  notice_id: z.number().int(),
+  title: z.string(),
+  content: z.string(),
+  created_datetime: z.string().regex(/^\d{14}$/),
+});
+
+/** GET /v1/notice: newest first. */
+export const NoticeListAnswerSchema = z.array(NoticeAnswerSchema);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALL_ALERT_CODES, type AlertCode } from './alert-codes';
 import { parseCompact } from './japan-time';
 
 // Inputs of the sensor views' calls (000 §7): GET /v1/store_sensors, /v1/equipments,
@@ -111,4 +112,76 @@ export const SensorListQuerySchema = z.object({
   include_hidden: flag('include_hidden').catch(false),
   sort: z.enum(['kind', 'name', 'alert']).nullable().default(null).catch(null),
   order: z.enum(['asc', 'desc']).default('asc').catch('asc'),
+});
+
+// ---- answers ----
+
+const compactStamp = z.string().regex(/^\d{14}$/, 'YYYYMMDDHHmmss');
+export const AlertCodeSchema = z.enum(ALL_ALERT_CODES as [AlertCode, ...AlertCode[]]);
+/** A reading's temperature on the wire: °C (0.1), ERROR, DEF (inside a defrost range, when asked) or null. */
+export const WireTemperatureSchema = z.union([z.number(), z.literal('ERROR'), z.literal('DEF'), z.null()]);
+const sensorStatus = z.union([z.literal(0), z.literal(1), z.literal(2)]);
+const alertList = z.array(z.strictObject({ alert_id: AlertCodeSchema }));
+
+/** GET /v1/store_sensors: the specification's fields, then the live state (decision 020). */
+export const StoreSensorsAnswerSchema = z.strictObject({
+  store_id: z.string(),
+  store_name: z.string(),
+  sensors: z.array(
+    z.strictObject({
+      equipment_id: z.number().int(),
+      equipment_name: z.string(),
+      icon_kind: z.number().int(),
+      location_no: z.number().int().nullable(),
+      lower_limit: z.number().nullable(),
+      upper_limit: z.number().nullable(),
+      alert_id: AlertCodeSchema.nullable(),
+      position_x: z.number(),
+      position_y: z.number(),
+      disp_flg: z.number().int(),
+      serial_no: z.string(),
+      guard_time: z.number().int().nullable(),
+      snoozing_time: z.number().int().nullable(),
+      status: sensorStatus,
+      alerts: alertList,
+      temperature: WireTemperatureSchema,
+      measured_at: compactStamp.nullable(),
+      battery: z.number().nullable(),
+      receive_sensitivity: z.number().nullable(),
+    }),
+  ),
+});
+
+/** GET /v1/equipments: one sensor's detail (000 §3). */
+export const EquipmentAnswerSchema = z.strictObject({
+  equipment_id: z.number().int(),
+  equipment_name: z.string(),
+  icon_kind: z.number().int(),
+  guard_time: z.number().int().nullable(),
+  serial_no: z.string(),
+  snoozing_time: z.number().int().nullable(),
+  location_no: z.number().int().nullable(),
+  lower_limit: z.number().nullable(),
+  upper_limit: z.number().nullable(),
+});
+
+/** GET /v1/equipments/measurement: the status, the open and pending alerts, the readings oldest first. */
+export const MeasurementAnswerSchema = z.strictObject({
+  status: sensorStatus,
+  alerts: alertList,
+  measurement_data: z.array(
+    z.strictObject({
+      temperature: WireTemperatureSchema,
+      battery: z.number().nullable(),
+      receive_sensitivity: z.number().nullable(),
+      start_date: compactStamp,
+      comment: z.string().nullable(),
+      comment_required: z.number().int(),
+    }),
+  ),
+});
+
+/** GET /v1/alert_history/alert_status: the active (equipment_id, alert_id) pairs. */
+export const AlertStatusAnswerSchema = z.strictObject({
+  status: z.array(z.strictObject({ equipment_id: z.number().int(), alert_id: z.string() })),
 });

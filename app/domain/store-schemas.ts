@@ -221,3 +221,76 @@ export function pinCodeOf(randomBelowMillion: number): string {
 export function canHoldPin(state: number | null): boolean {
   return state !== WORKING_STATE.removed;
 }
+
+// ---- answers ----
+
+const compactDay = z.string().regex(/^\d{8}$/, 'YYYYMMDD');
+const compactStamp = z.string().regex(/^\d{14}$/, 'YYYYMMDDHHmmss');
+const workingState = z.number().int().nullable();
+
+/** GET /v1/stores (and POST /v1/stores): the store info of 000 §3; the PIN only for the store management roles. */
+export const StoreInfoAnswerSchema = z.strictObject({
+  store_id: z.string(),
+  store_no: z.string(),
+  store_name: z.string(),
+  company_id: z.string(),
+  company_name: z.string(),
+  storegroup_id: z.string(),
+  storegroup_name: z.string(),
+  prefecture_id: z.number().int(),
+  prefecture_name: z.string(),
+  address: z.string(),
+  tel_no: z.string().nullable(),
+  opening_date: compactDay,
+  closing_date: compactDay.nullable(),
+  usergroup: z.array(z.strictObject({ usergroup_id: z.number().int(), usergroup_name: z.string() })),
+  gateway_info: z.string().nullable(),
+  working_state: workingState,
+  diagram_id: z.number().int().nullable(),
+  pin_code: z.string().nullable(),
+  effective_time: compactStamp.nullable(),
+});
+
+/** POST /v1/stores: the saved store (201 created, 200 updated), or only its id when it cannot be read back. */
+export const StoreSaveAnswerSchema = z.union([StoreInfoAnswerSchema, z.strictObject({ store_id: z.string() })]);
+
+/** GET and POST /v1/stores/pin: null for a store that cannot hold a PIN (removed). */
+export const GatewayPinAnswerSchema = z.strictObject({ pin_code: z.string().regex(/^\d{6}$/).nullable(), effective_time: compactStamp.nullable() });
+
+/** POST /v1/equipments/removal. */
+export const RemovalAnswerSchema = z.strictObject({ store_id: z.string(), gateway_info: z.string(), working_state: z.literal(2) });
+
+/** GET /v1/store_users: everyone who can see the store. */
+export const StoreUsersAnswerSchema = z.array(
+  z.strictObject({
+    user_id: z.number().int(),
+    login_id: z.string(),
+    user_name: z.string(),
+    tel_no: z.string().nullable(),
+    mailaddress1: z.string().nullable(),
+    mailaddress2: z.string().nullable(),
+    mailaddress3: z.string().nullable(),
+    language: z.enum(['JP', 'US']),
+    valid_flg: z.number().int(),
+    notice_flg: z.number().int(),
+    alert_filter: z.number().int(),
+    authority: z.number().int(),
+  }),
+);
+
+/** GET /v1/store_list: the counts and one page of stores, alarms first. */
+export const StoreListAnswerSchema = z.strictObject({
+  all_count: z.number().int(),
+  alert_count: z.number().int(),
+  stores: z.array(
+    z.strictObject({
+      store_id: z.string(),
+      store_no: z.string(),
+      store_name: z.string(),
+      working_state: workingState,
+      receive_sensitivity: z.number().nullable(),
+      store_status: z.number().int(),
+      alert_messages: z.array(z.string()),
+    }),
+  ),
+});

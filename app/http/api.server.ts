@@ -1,4 +1,5 @@
 import { json } from '@remix-run/node';
+import { gunzipSync } from 'node:zlib';
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 import { apiError } from './access.server';
 
@@ -40,6 +41,29 @@ export async function bodyOf(request: Request): Promise<unknown> {
     }
   }
   return Object.fromEntries(await request.formData());
+}
+
+/** A form body only (the OAuth token call); anything that is not a form reads as an empty one. */
+export async function formBodyOf(request: Request): Promise<Record<string, FormDataEntryValue>> {
+  return Object.fromEntries(await request.formData().catch(() => new FormData()));
+}
+
+/** A JSON body that may be gzipped (Content-Encoding: gzip), at most `maxBytes` once unpacked. */
+export async function gzipJsonBodyOf(request: Request, maxBytes: number): Promise<unknown> {
+  let body = Buffer.from(await request.arrayBuffer());
+  if ((request.headers.get('Content-Encoding') ?? '').toLowerCase() === 'gzip') {
+    try {
+      body = gunzipSync(body, { maxOutputLength: maxBytes });
+    } catch {
+      throw apiError(400, 'invalid_request', 'The body is not valid gzip or is too large.');
+    }
+  }
+  if (body.length > maxBytes) throw apiError(413, 'invalid_request', 'The body is too large.');
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw apiError(400, 'invalid_request', 'The body is not valid JSON.');
+  }
 }
 
 export function methodNotAllowed(allowed: string[]): Response {

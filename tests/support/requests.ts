@@ -1,11 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { expectDeclaredAnswer } from './api-answers';
 
 // Calls a route module's loader or action the way Remix does, with a real Request.
 type Handler = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<unknown> | unknown;
 
 export const BASE = 'http://localhost';
 
+// An /on-reco answer is checked against its declared answer schema (api-answers.ts).
 export async function call(handler: Handler, request: Request, params: Record<string, string> = {}): Promise<Response> {
+  const response = await answerOf(handler, request, params);
+  await expectDeclaredAnswer(request, response);
+  return response;
+}
+
+async function answerOf(handler: Handler, request: Request, params: Record<string, string>): Promise<Response> {
   try {
     const result = await handler({ request, params, context: {} });
     if (result instanceof Response) return result;

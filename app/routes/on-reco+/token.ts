@@ -1,28 +1,29 @@
-import { type ActionFunctionArgs, json } from '@remix-run/node';
-import { getDb } from '~/db/db.server';
-import { TokenRequestSchema } from '~/domain/auth-schemas';
+import { issueToken } from '~/domain/api/auth';
 import { apiError } from '~/http/access.server';
-import { fieldErrors } from '~/http/api.server';
+import { apiAction, apiNotAllowed } from '~/http/api-route.server';
 import { LoginError, logIn } from '~/services/auth.server';
 
 // POST /on-reco/token (form body grant_type=password, username, password): the auth info.
-// Failures are 400 {error, error_description}, OAuth-style, as the specification's client expects.
-export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return apiError(405, 'invalid_request', 'Use POST.');
-  const form = Object.fromEntries(await request.formData().catch(() => new FormData()));
-  const parsed = TokenRequestSchema.safeParse(form);
-  if (!parsed.success) {
-    const fields = fieldErrors(parsed.error);
-    const error = fields.grant_type ? 'unsupported_grant_type' : 'invalid_request';
-    return apiError(400, error, Object.values(fields).join('; '), { fields });
-  }
-  try {
-    const auth = await logIn(getDb(), parsed.data.username, parsed.data.password);
-    return json(auth, { headers: { 'Cache-Control': 'no-store' } });
-  } catch (error) {
-    if (error instanceof LoginError) return apiError(400, 'invalid_grant', error.message);
-    throw error;
-  }
+// Failures are 400 {error, error_description}, OAuth-style, as the specification's client expects,
+// and so is the 405 of another method.
+const useTokenPost = () => apiError(405, 'invalid_request', 'Use POST.');
+
+function invalidTokenRequest(fields: Record<string, string>): Response {
+  const error = fields.grant_type ? 'unsupported_grant_type' : 'invalid_request';
+  return apiError(400, error, Object.values(fields).join('; '), { fields });
 }
 
-export const loader = () => apiError(405, 'invalid_request', 'Use POST.');
+export const action = apiAction(
+  issueToken,
+  async ({ input, db }) => {
+    try {
+      return await logIn(db, input.username, input.password);
+    } catch (error) {
+      if (error instanceof LoginError) return apiError(400, 'invalid_grant', error.message);
+      throw error;
+    }
+  },
+  { invalid: invalidTokenRequest, notAllowed: useTokenPost },
+);
+
+export const loader = apiNotAllowed(issueToken.path, useTokenPost);

@@ -1,10 +1,8 @@
-import { type LoaderFunctionArgs, json } from '@remix-run/node';
-import { getDb } from '~/db/db.server';
+import { listCompanies as companiesCall } from '~/domain/api/lookups';
+import { apiLoader, apiNotAllowed } from '~/http/api-route.server';
 import { listCompanies } from '~/models/lookups.server';
-import { requireApiUser } from '~/http/access.server';
 
 // GET /v1/company: company_id, company_name.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireApiUser(request);
-  return json(await listCompanies(getDb()));
-}
+export const loader = apiLoader(companiesCall, ({ db }) => listCompanies(db));
+
+export const action = apiNotAllowed(companiesCall.path);

@@ -1,18 +1,18 @@
-import { type LoaderFunctionArgs, json } from '@remix-run/node';
-import { getDb } from '~/db/db.server';
-import { MeasurementQuerySchema, resolveMeasurementRange } from '~/domain/sensor-schemas';
+import { readMeasurements as measurementsCall } from '~/domain/api/sensors';
+import { resolveMeasurementRange } from '~/domain/sensor-schemas';
+import { apiError } from '~/http/access.server';
+import { apiLoader, apiNotAllowed } from '~/http/api-route.server';
+import { invalidRequest } from '~/http/api.server';
 import { readMeasurements } from '~/models/measurements.server';
-import { apiError, requireApiUser } from '~/http/access.server';
-import { invalidRequest, parseOrThrow, searchParamsOf } from '~/http/api.server';
 
 // GET /v1/equipments/measurement?equipment_id&since&until&convert_def: status, alerts and the
 // readings of the range (at most 31 days), or the latest reading when no range is given.
-export async function loader({ request }: LoaderFunctionArgs) {
-  const viewer = await requireApiUser(request);
-  const query = parseOrThrow(MeasurementQuerySchema, searchParamsOf(request));
-  const resolved = resolveMeasurementRange(query, new Date());
+export const loader = apiLoader(measurementsCall, async ({ viewer, input, db, now }) => {
+  const resolved = resolveMeasurementRange(input, now);
   if (!resolved.ok) throw invalidRequest(resolved.fields);
-  const result = await readMeasurements(getDb(), viewer, { equipmentId: query.equipment_id, range: resolved.range, convertDef: query.convert_def });
-  if (!result) throw apiError(404, 'not_found', `Equipment ${query.equipment_id} was not found.`);
-  return json(result);
-}
+  const result = await readMeasurements(db, viewer, { equipmentId: input.equipment_id, range: resolved.range, convertDef: input.convert_def });
+  if (!result) throw apiError(404, 'not_found', `Equipment ${input.equipment_id} was not found.`);
+  return result;
+});
+
+export const action = apiNotAllowed(measurementsCall.path);

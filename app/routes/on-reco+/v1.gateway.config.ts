@@ -1,12 +1,12 @@
-import { type LoaderFunctionArgs, json } from '@remix-run/node';
-import { getDb } from '~/db/db.server';
+import { getGatewayConfig as configCall } from '~/domain/api/gateway';
 import { toCompactDate } from '~/domain/japan-time';
+import { apiLoader, apiNotAllowed } from '~/http/api-route.server';
 import { getGatewayConfig } from '~/models/gateways.server';
-import { requireGatewayStore } from '~/http/access.server';
 
 // GET /v1/gateway/config (gateway token): the store's sensors and the upload settings.
-export async function loader({ request }: LoaderFunctionArgs) {
-  const storeId = await requireGatewayStore(request);
-  const today = toCompactDate(new Date()).replace(/(\d{4})(\d{2})(\d{2})/, '$1-$2-$3');
-  return json(await getGatewayConfig(getDb(), storeId, today));
-}
+export const loader = apiLoader(configCall, ({ storeId, db, now }) => {
+  const today = toCompactDate(now).replace(/(\d{4})(\d{2})(\d{2})/, '$1-$2-$3');
+  return getGatewayConfig(db, storeId, today);
+});
+
+export const action = apiNotAllowed(configCall.path);

@@ -1,10 +1,8 @@
-import { type LoaderFunctionArgs, json } from '@remix-run/node';
-import { getDb } from '~/db/db.server';
+import { listRegions as regionsCall } from '~/domain/api/lookups';
+import { apiLoader, apiNotAllowed } from '~/http/api-route.server';
 import { listRegions } from '~/models/lookups.server';
-import { requireApiUser } from '~/http/access.server';
 
 // GET /v1/region: region_id, region_name.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireApiUser(request);
-  return json(await listRegions(getDb()));
-}
+export const loader = apiLoader(regionsCall, ({ db }) => listRegions(db));
+
+export const action = apiNotAllowed(regionsCall.path);

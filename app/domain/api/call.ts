@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import type { Permission } from '../roles';
+
+// The shape of one /on-reco call's declaration (DESIGN.md "The API registry"). Declarations
+// are plain data over zod schemas: the route glue (app/http/api-route.server.ts), the OpenAPI
+// description, the access-matrix and bad-input tests and the CLI's client all read them.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type Schema = z.ZodTypeAny;
+
+/**
+ * Who may call. `user` may name a permission of roles.ts (403 without it) and the input field
+ * that names the store the call touches (404 when the viewer may not see that store, checked
+ * before the handler runs). A `gateway` call's store is its token's.
+ */
+export type Access =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'gateway' }
+  | { readonly kind: 'user'; readonly permission?: Permission; readonly store?: string };
+
+/** What an id field of the input names: the access matrix tries ids of things the caller may not see. */
+export type Reference = 'store' | 'equipment' | 'diagram' | 'user' | 'usergroup' | 'storegroup' | 'company' | 'region' | 'prefecture';
+
+/**
+ * How the body is sent: `json-or-form` is read by its Content-Type (the specification's calls
+ * use both), `form` only as a form (the OAuth token call), `json-gzip` as JSON that may be
+ * gzipped (Content-Encoding), `multipart` as multipart/form-data with files.
+ */
+export type BodyEncoding = 'json-or-form' | 'form' | 'json-gzip' | 'multipart';
+
+export type Input =
+  | {
+      readonly in: 'query';
+      /** A factory when the schema's defaults depend on the clock (the alert history's default range). */
+      readonly schema: Schema | ((now: Date) => Schema);
+    }
+  | {
+      readonly in: 'body';
+      readonly encoding: BodyEncoding;
+      readonly schema: Schema;
+      /** The largest body taken (for json-gzip, once unpacked); larger is 413. */
+      readonly maxBytes?: number;
+      /** The multipart field that carries the files. */
+      readonly files?: string;
+      /** What the description shows when the schema cannot say it (a schema that takes unknown and transforms). */
+      readonly documented?: Schema;
+    };
+
+/** The success answer: JSON with its schema, or a file of one of the content types. */
+export type Answer =
+  | { readonly statuses: readonly number[]; readonly json: Schema; readonly description: string }
+  | { readonly statuses: readonly number[]; readonly file: readonly string[]; readonly description: string };
+
+/** A failure answer particular to the call (the ones its access and input imply are added by errorAnswersOf). */
+export interface ErrorAnswer {
+  readonly status: number;
+  readonly error: string;
+  readonly when: string;
+}
+
+export interface ApiCall {
+  /** camelCase, unique: the OpenAPI operationId and the CLI client's method name. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** The full path, e.g. /on-reco/v1/stores/pin. */
+  readonly path: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly access: Access;
+  readonly input?: Input;
+  readonly answer: Answer;
+  readonly errors?: readonly ErrorAnswer[];
+  /** Input fields that carry ids of other things (array fields hold several). */
+  readonly references?: Readonly<Record<string, Reference>>;
+  /** Cache-Control of the success answer, when it may be cached. */
+  readonly cacheControl?: string;
+}
+
+/** Keeps the literal types of a declaration, so a handler's input and answer are typed from it. */
+export function defineCall<const C extends ApiCall>(call: C): C {
+  return call;
+}
+
+/** The body of every failure: `fields` names each bad field and its reason. */
+export const ApiErrorSchema = z.object({
+  error: z.string(),
+  error_description: z.string(),
+  fields: z.record(z.string()).optional(),
+});
+
+/** The failures every call of its kind may answer, then the call's own; one entry per status and error. */
+export function errorAnswersOf(call: ApiCall): ErrorAnswer[] {
+  const implied: ErrorAnswer[] = [];
+  if (call.input) implied.push({ status: 400, error: 'invalid_request', when: 'the input is malformed; fields names each bad field' });
+  if (call.access.kind !== 'public') implied.push({ status: 401, error: 'invalid_token', when: `no valid ${call.access.kind === 'gateway' ? 'gateway' : 'user'} bearer token` });
+  if (call.access.kind === 'user' && call.access.permission) implied.push({ status: 403, error: 'forbidden', when: `the user's authority lacks ${call.access.permission}` });
+  if (call.access.kind === 'user' && call.access.store) implied.push({ status: 404, error: 'not_found', when: `the store named by ${call.access.store} does not exist or is not the user's` });
+  implied.push({ status: 405, error: 'method_not_allowed', when: 'another method than the declared ones' });
+  const all = [...implied, ...(call.errors ?? [])];
+  return all.filter((answer, index) => all.findIndex((other) => other.status === answer.status && other.error === answer.error) === index);
+}
+
+type SchemaOf<S> = S extends (now: Date) => infer T ? T : S;
+
+/** The parsed input a handler receives (undefined when the call takes none). */
+export type InputOf<C extends ApiCall> = C['input'] extends { schema: infer S } ? (SchemaOf<S> extends Schema ? z.output<SchemaOf<S>> : never) : undefined;
+
+/** What a handler may return instead of a Response: data matching the declared JSON answer. */
+export type AnswerOf<C extends ApiCall> = C['answer'] extends { json: infer S extends Schema } ? z.input<S> : never;

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+// GET /v1/users: one user's summary (the user master has its own paged call).
+
+export const UserQuerySchema = z.object({ user_id: z.coerce.number({ invalid_type_error: 'user_id must be a number' }).int().positive() });
+
+export const UserSummarySchema = z.strictObject({
+  user_id: z.number().int(),
+  login_id: z.string(),
+  user_name: z.string(),
+  mailaddress1: z.string().nullable(),
+});

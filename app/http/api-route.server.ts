@@ -1,0 +1,112 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { type Db, getDb } from '~/db/db.server';
+import { type AnswerOf, type ApiCall, type InputOf, methodsAt, type Schema } from '~/domain/api';
+import type { Viewer } from '~/models/users.server';
+import { requireApiRole, requireApiStoreAccess, requireApiUser, requireGatewayStore } from './access.server';
+import { bodyOf, fieldErrors, formBodyOf, gzipJsonBodyOf, invalidRequest, methodNotAllowed, searchParamsOf } from './api.server';
+
+// The glue between a declared call (app/domain/api/) and its route module: the route gives the
+// declaration and a handler; the glue answers 405 for other methods, authenticates as declared
+// (401), enforces the permission (403), reads and parses the declared input (400), checks the
+// store the input names (404) and calls the handler. Routes never parse or guard by hand.
+
+type CallerOf<C extends ApiCall> = C['access'] extends { kind: 'user' } ? { viewer: Viewer } : C['access'] extends { kind: 'gateway' } ? { storeId: string } : object;
+
+/** What a handler gets: who calls (viewer or the gateway's storeId), the parsed input, and the request, db and clock. */
+export type ApiContext<C extends ApiCall, A = undefined> = CallerOf<C> & { input: InputOf<C>; attachments: A; request: Request; db: Db; now: Date };
+
+/** A handler answers a Response (any status, its own headers) or the data of the declared JSON answer. */
+export type ApiHandler<C extends ApiCall, A = undefined> = (context: ApiContext<C, A>) => Promise<Response | AnswerOf<C>> | Response | AnswerOf<C>;
+
+export interface ApiRouteOptions<A = undefined> {
+  /** Wraps reading the input and the handler, after authentication (the readings' in-flight limit). */
+  around?: (next: () => Promise<Response>) => Promise<Response>;
+  /** Reads a body the glue cannot (multipart with files): the fields to parse and what the handler gets besides, or a failure answer. */
+  readBody?: (request: Request) => Promise<Response | { fields: unknown; attachments: A }>;
+  /** A call that answers a malformed input its own way (the OAuth token call). */
+  invalid?: (fields: Record<string, string>) => Response;
+  /** A call that answers another method its own way. */
+  notAllowed?: () => Response;
+}
+
+/** A route export made from declarations: the calls it serves, for the registry test. */
+export type ApiRouteFunction = ((args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response>) & { apiCalls: readonly ApiCall[] };
+
+const tagged = (calls: readonly ApiCall[], handler: (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response>): ApiRouteFunction =>
+  Object.assign(handler, { apiCalls: calls });
+
+/** The loader of a declared GET call. */
+export function apiLoader<C extends ApiCall & { method: 'GET' }, A = undefined>(call: C, handler: ApiHandler<C, A>, options: ApiRouteOptions<A> = {}): ApiRouteFunction {
+  return tagged([call], ({ request }) => serve(call, handler, options, request));
+}
+
+/** The action of a declared POST (PUT, PATCH, DELETE) call; any other method is 405 with Allow. */
+export function apiAction<C extends ApiCall, A = undefined>(call: C, handler: ApiHandler<C, A>, options: ApiRouteOptions<A> = {}): ApiRouteFunction {
+  return tagged([call], async ({ request }) => {
+    if (request.method !== call.method) return options.notAllowed?.() ?? methodNotAllowed(methodsAt(call.path));
+    return serve(call, handler, options, request);
+  });
+}
+
+/** The loader or action of a path where that export serves no declared call: 405 with the declared methods. */
+export function apiNotAllowed(path: string, answer: () => Response = () => methodNotAllowed(methodsAt(path))): ApiRouteFunction {
+  return tagged([], async () => answer());
+}
+
+async function serve<C extends ApiCall, A>(call: C, handler: ApiHandler<C, A>, options: ApiRouteOptions<A>, request: Request): Promise<Response> {
+  const now = new Date();
+  const caller = await authenticate(call, request);
+  const run = async () => {
+    const read = await readInput(call, options, request, now);
+    if (read instanceof Response) return read;
+    const { input, attachments } = read;
+    if ('viewer' in caller && call.access.kind === 'user' && call.access.store) {
+      await requireApiStoreAccess(caller.viewer, String((input as Record<string, unknown>)[call.access.store]));
+    }
+    const context = { ...caller, input, attachments, request, db: getDb(), now } as ApiContext<C, A>;
+    return answerOf(call, await handler(context));
+  };
+  return options.around ? options.around(run) : run();
+}
+
+async function authenticate(call: ApiCall, request: Request): Promise<{ viewer: Viewer } | { storeId: string } | object> {
+  const { access } = call;
+  if (access.kind === 'gateway') return { storeId: await requireGatewayStore(request) };
+  if (access.kind === 'user') return { viewer: await (access.permission ? requireApiRole(request, access.permission) : requireApiUser(request)) };
+  return {};
+}
+
+async function readInput<A>(call: ApiCall, options: ApiRouteOptions<A>, request: Request, now: Date): Promise<Response | { input: unknown; attachments: A | undefined }> {
+  const declared = call.input;
+  if (!declared) return { input: undefined, attachments: undefined };
+  let raw: unknown;
+  let attachments: A | undefined;
+  if (declared.in === 'query') {
+    raw = searchParamsOf(request);
+  } else if (options.readBody) {
+    const body = await options.readBody(request);
+    if (body instanceof Response) return body;
+    ({ fields: raw, attachments } = body);
+  } else if (declared.encoding === 'json-or-form') {
+    raw = await bodyOf(request);
+  } else if (declared.encoding === 'form') {
+    raw = await formBodyOf(request);
+  } else if (declared.encoding === 'json-gzip') {
+    raw = await gzipJsonBodyOf(request, declared.maxBytes ?? Number.POSITIVE_INFINITY);
+  } else {
+    throw new Error(`${call.id}: a ${declared.encoding} body needs the route's readBody`);
+  }
+  const schema: Schema = typeof declared.schema === 'function' ? declared.schema(now) : declared.schema;
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const fields = fieldErrors(parsed.error);
+    throw options.invalid ? options.invalid(fields) : invalidRequest(fields);
+  }
+  return { input: parsed.data, attachments };
+}
+
+function answerOf(call: ApiCall, answer: unknown): Response {
+  if (answer instanceof Response) return answer;
+  const headers = call.cacheControl ? { 'Cache-Control': call.cacheControl } : undefined;
+  return json(answer, { status: call.answer.statuses[0], headers });
+}
