@@ -1,4 +1,5 @@
 import { type AlertCode, alertText, gatewayDownText, type Language } from './alert-codes';
+import { formatDegrees } from './format';
 import { formatDateTime } from './japan-time';
 
 export type MailKind = 'open' | 'recover' | 'renotify';
@@ -22,16 +23,14 @@ const KIND_LABEL: Record<MailKind, Record<Language, string>> = {
   recover: { JP: '警報復旧', US: 'Recovered' },
 };
 
-const degrees = (value: number | null) => (value === null ? '--' : `${value.toFixed(1)}℃`);
-
 /** The alert mail in the user's language: store, sensor, the 000 §8 text, temperature and limits, Japan time, graph link. */
 export function alertMail(facts: AlertMailFacts, language: Language): { subject: string; text: string } {
   // The mail reads as the alert's confirmed (status 2) wording: it is sent once the alert is open.
   const message = facts.equipmentName === null ? gatewayDownText(language) : alertText(facts.code, language, 2);
   const where = facts.equipmentName === null ? facts.storeName : `${facts.storeName} ${facts.equipmentName}`;
   const subject = `[On-Reco] ${KIND_LABEL[facts.kind][language]}: ${where} ${message}`;
-  const temperature = facts.error ? 'ERROR' : degrees(facts.temperature);
-  const limits = `${degrees(facts.lowerLimit)} 〜 ${degrees(facts.upperLimit)}`;
+  const temperature = facts.error ? 'ERROR' : formatDegrees(facts.temperature);
+  const limits = `${formatDegrees(facts.lowerLimit)} 〜 ${formatDegrees(facts.upperLimit)}`;
   const lines =
     language === 'US'
       ? [

@@ -2,6 +2,7 @@
 // store's sensors, their default and column orders, DEF, the warning icon, the popup side, the
 // status texts and the sparkline. Decisions: docs/decisions/020-sensor-views.md.
 import { type AlertCode, alertText, isAlertCode, isTemperatureAlert, type Language } from './alert-codes';
+import { roundTenth } from './format';
 import type { SensorTemperature } from './levels';
 
 export type SensorStatus = 0 | 1 | 2;
@@ -77,7 +78,7 @@ export function readingTemperature(reading: { temperature: number | null; error:
   if (reading.error) return 'ERROR';
   if (convertDef && inDefrost) return 'DEF';
   if (reading.temperature === null) return null;
-  return Math.round(reading.temperature * 10) / 10;
+  return roundTenth(reading.temperature);
 }
 
 /**

@@ -2,8 +2,9 @@ import { type Transaction, sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import type { SensorLabel } from '~/domain/sensor-view';
 import type { Database } from '~/db/schema';
-import { parseDefrostTimes, isInDefrost } from '~/domain/defrost';
+import { defrostRangesOf, isInDefrost } from '~/domain/defrost';
 import { type DiagramContentType, MAX_PLACED_SENSORS, type SensorPosition } from '~/domain/diagram';
+import { roundTenth } from '~/domain/format';
 import { toCompactDateTime } from '~/domain/japan-time';
 import { storeVisibleTo } from './stores.server';
 import type { Viewer } from './users.server';
@@ -345,7 +346,6 @@ export async function listDiagramSensors(db: Db, viewer: Viewer, storeId: string
 function temperatureOf(row: { last_measured_at: Date | null; last_temperature: number | null; last_error: boolean | null; def_time: { start: string; end: string }[] }): DiagramSensor['temperature'] {
   if (!row.last_measured_at) return null;
   if (row.last_error) return 'ERROR';
-  const defrost = parseDefrostTimes(row.def_time ?? []);
-  if (defrost.ok && isInDefrost(defrost.ranges, row.last_measured_at)) return 'DEF';
-  return row.last_temperature === null ? null : Math.round(row.last_temperature * 10) / 10;
+  if (isInDefrost(defrostRangesOf(row.def_time), row.last_measured_at)) return 'DEF';
+  return row.last_temperature === null ? null : roundTenth(row.last_temperature);
 }

@@ -3,6 +3,7 @@ import type { Db } from '~/db/db.server';
 import type { AlertCode } from '~/domain/alert-codes';
 import type { AlertTransition } from '~/domain/alert-engine';
 import { alertMail, type MailKind } from '~/domain/alert-mail';
+import { formatTemperature } from '~/domain/format';
 import { toCompactDate } from '~/domain/japan-time';
 import { getEnv } from '~/env.server';
 import { listAlertRecipients } from '~/models/users.server';
@@ -66,7 +67,7 @@ async function writeHistory(trx: Db, storeId: string, { equipmentId, transition 
 /** alert_data1: the temperature text, or ERROR for a sensor error (000 §3). */
 function alertData(code: AlertCode, temperature: number | null): string | null {
   if (code === 'OE00000004') return 'ERROR';
-  return temperature === null ? null : temperature.toFixed(1);
+  return temperature === null ? null : formatTemperature(temperature);
 }
 
 async function queueMails(

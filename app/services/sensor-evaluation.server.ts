@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
-import type { DefrostRange } from '~/db/schema';
 import {
   type Evaluation,
   SensorAlertStateSchema,
@@ -9,7 +8,7 @@ import {
   storeStatus,
 } from '~/domain/alert-engine';
 import type { AlertStopSchedule } from '~/domain/alert-stop-schedule';
-import { parseDefrostTimes } from '~/domain/defrost';
+import { defrostRangesOf } from '~/domain/defrost';
 import { getEnv } from '~/env.server';
 import { type SensorTransition, recordTransitions } from './alerts.server';
 
@@ -67,7 +66,7 @@ export async function loadStoreForEvaluation(trx: Db, storeId: string): Promise<
           guardTime: row.guard_time,
           snoozingTime: row.snoozing_time,
           timeConstant: row.time_constant,
-          defrostRanges: defrostRanges(row.def_time),
+          defrostRanges: defrostRangesOf(row.def_time),
           noCommunicationMinutes,
         },
         state: SensorAlertStateSchema.parse(row.engine_state ?? {}),
@@ -75,12 +74,6 @@ export async function loadStoreForEvaluation(trx: Db, storeId: string): Promise<
     ]),
   );
   return { storeId, storeName: store.store_name, workingState: store.working_state, gatewayDown: store.gateway_down, sensors, schedules };
-}
-
-function defrostRanges(defTime: DefrostRange[] | null) {
-  const parsed = parseDefrostTimes(defTime ?? []);
-  // Saved ranges were checked by the sensor form; a bad stored value must not stop alerting.
-  return parsed.ok ? parsed.ranges : [];
 }
 
 export async function loadAlertStopSchedules(db: Db, storeId: string): Promise<AlertStopSchedule[]> {
