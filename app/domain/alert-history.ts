@@ -6,6 +6,7 @@ import { ALL_ALERT_CODES, type AlertCode, alertText, gatewayDownText, isAlertCod
 import { csvText } from './csv';
 import { csvTemperature, formatDegrees } from './format';
 import { FURNITURE_KINDS } from './furniture-kinds';
+import { sensorGraphUrl } from './urls';
 import { formatDateTime, fromJapan, japanParts, parseCompact, toCompactDate, toCompactDateTimeMs } from './japan-time';
 
 export const ALERT_HISTORY_PAGE_SIZE = 10;
@@ -213,7 +214,7 @@ export function isStoppable(record: Pick<AlertHistoryRecord, 'equipmentId' | 're
 /** 000 §4: only upper and lower limit alerts of a sensor link to the graph. */
 export function graphHref(storeId: string, record: Pick<AlertHistoryRecord, 'equipmentId' | 'alertId' | 'startedAt'>): string | null {
   if (record.equipmentId === null || !isAlertCode(record.alertId) || !isTemperatureAlert(record.alertId)) return null;
-  return `/stores/${encodeURIComponent(storeId)}/temp_graphs?equipment_id=${record.equipmentId}&start_date=${toCompactDate(record.startedAt)}`;
+  return sensorGraphUrl(storeId, record.equipmentId, toCompactDate(record.startedAt));
 }
 
 /**

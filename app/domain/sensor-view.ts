@@ -184,11 +184,6 @@ export function popupSide(sensorRight: number, viewportWidth: number): 'right' |
   return viewportWidth - sensorRight > POPUP_ROOM_PX ? 'right' : 'left';
 }
 
-/** The temperature graph of the sensor on a day (YYYYMMDD). */
-export function graphHref(storeId: string, equipmentId: number, day: string): string {
-  return `/stores/${encodeURIComponent(storeId)}/temp_graphs?equipment_id=${equipmentId}&start_date=${day}`;
-}
-
 // ---- sparkline ----------------------------------------------------------------------------
 
 export interface SparkPoint {

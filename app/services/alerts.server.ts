@@ -5,6 +5,7 @@ import type { AlertTransition } from '~/domain/alert-engine';
 import { alertMail, type MailKind } from '~/domain/alert-mail';
 import { formatTemperature } from '~/domain/format';
 import { toCompactDate } from '~/domain/japan-time';
+import { absoluteUrl, sensorGraphUrl } from '~/domain/urls';
 import { getEnv } from '~/env.server';
 import { listAlertRecipients } from '~/models/users.server';
 
@@ -84,7 +85,7 @@ async function queueMails(
   const graphUrl =
     equipmentId === null
       ? null
-      : `${getEnv().ONRECO_PUBLIC_URL}/stores/${encodeURIComponent(store.storeId)}/temp_graphs?equipment_id=${equipmentId}&start_date=${toCompactDate(transition.at)}`;
+      : absoluteUrl(getEnv().ONRECO_PUBLIC_URL, sensorGraphUrl(store.storeId, equipmentId, toCompactDate(transition.at)));
   const facts = {
     kind,
     code: transition.code,

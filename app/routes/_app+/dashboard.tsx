@@ -14,6 +14,7 @@ import { requireUser } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 import { logger } from '~/services/logger.server';
 import type { AppHandle } from './_layout';
+import { storeUrl } from '~/domain/urls';
 
 export const handle: AppHandle = { hideDashboardLink: true };
 export const meta: MetaFunction = () => [{ title: 'ダッシュボード | On-Reco' }];
@@ -120,7 +121,7 @@ function StoreRows({ stores }: { stores: Loaded['list']['stores'] }) {
       </thead>
       <tbody>
         {stores.map((store) => {
-          const href = `/stores/${encodeURIComponent(store.store_id)}/temp_managements_image`;
+          const href = storeUrl.sensors(store.store_id);
           return (
             <tr key={store.store_id} className="cursor-pointer border-t border-slate-100 hover:bg-brand-50" onClick={() => navigate(href)}>
               <td className="px-4 py-2.5">

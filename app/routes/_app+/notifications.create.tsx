@@ -10,6 +10,7 @@ import { createNotice } from '~/models/notices.server';
 import { requireRole } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 import type { AppHandle } from './_layout';
+import { appUrl } from '~/domain/urls';
 
 export const handle: AppHandle = { hideDashboardLink: true };
 export const meta: MetaFunction = () => [{ title: 'お知らせ作成 | On-Reco' }];
@@ -57,7 +58,7 @@ function NoticeForm({ initial, fields, outcome }: NoticeFormProps) {
   const [title, setTitle] = useState(initial.title);
   const [content, setContent] = useState(initial.content);
   return (
-    <Page title="お知らせ作成" narrow actions={<FormCloseButton to="/dashboard" dirty={title !== '' || content !== ''} />}>
+    <Page title="お知らせ作成" narrow actions={<FormCloseButton to={appUrl.dashboard} dirty={title !== '' || content !== ''} />}>
       <StatusBar tone="success" message={outcome === 'success' ? NOTICE_MESSAGES.success : null} />
       <StatusBar tone="error" message={outcome === 'failure' ? NOTICE_MESSAGES.failure : null} />
       <Form method="post" className="card space-y-5 p-6" noValidate>

@@ -12,6 +12,7 @@ import { logIn } from '~/services/auth.server';
 import { PasswordError, changePassword } from '~/services/passwords.server';
 import { createLoginSession } from '~/http/session.server';
 import type { AppHandle } from './_layout';
+import { appUrl } from '~/domain/urls';
 
 export const handle: AppHandle = { hideDashboardLink: true };
 export const meta: MetaFunction = () => [{ title: 'パスワード変更 | On-Reco' }];
@@ -55,7 +56,7 @@ export default function PasswordEditPage() {
   const complete = Object.values(values).every((value) => value.length > 0);
   const dirty = Object.values(values).some((value) => value.length > 0);
   return (
-    <Page title="パスワード変更" narrow actions={<FormCloseButton to="/dashboard" dirty={dirty} />}>
+    <Page title="パスワード変更" narrow actions={<FormCloseButton to={appUrl.dashboard} dirty={dirty} />}>
       <StatusBar tone="success" message={changed && !result ? PASSWORD_MESSAGES.success : null} />
       <StatusBar tone="error" message={result ? PASSWORD_MESSAGES.banner : null} />
       <Form method="post" className="card space-y-5 p-6" noValidate>

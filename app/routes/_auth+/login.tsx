@@ -7,12 +7,13 @@ import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-schemas';
 import { LoginError, consoleAuthenticator } from '~/services/auth.server';
 import { createLoginSession, readSession } from '~/http/session.server';
 import { lookUpAccessToken } from '~/models/access-tokens.server';
+import { appUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'Login | On-Reco' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { token } = await readSession(request);
-  if (token && (await lookUpAccessToken(getDb(), token, new Date())).state === 'valid') throw redirect('/dashboard');
+  if (token && (await lookUpAccessToken(getDb(), token, new Date())).state === 'valid') throw redirect(appUrl.dashboard);
   return null;
 }
 
@@ -49,7 +50,7 @@ export default function LoginPage() {
         </button>
       </Form>
       <p className="mt-6 text-center text-sm">
-        <Link to="/passwords/forget" className="text-brand-600 hover:underline">
+        <Link to={appUrl.passwordForget} className="text-brand-600 hover:underline">
           Forgot your password?
         </Link>
       </p>

@@ -11,10 +11,10 @@ import { requireRole, requireStoreAccess } from '~/http/access.server';
 import { fieldErrors, searchParamsOf } from '~/http/api.server';
 import { readDiagramUpload, uploadFailureMessage } from '~/http/diagram-files.server';
 import type { loader as storeLoader } from './_layout';
+import { appUrl, storeUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'センサ配置図の編集 | On-Reco' }];
 
-const editPath = (storeId: string) => `/stores/${encodeURIComponent(storeId)}/sensor_diagrams/edit`;
 
 // /stores/{store_id}/sensor_diagrams/edit[?diagram_id]: the placement editor (000 §2), for
 // non-store users. Without a diagram (none set, or diagram_id=0) it is the upload screen.
@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listDiagramSensors(db, viewer, storeId),
     requested ? getUsableDiagram(db, viewer, storeId, requested) : null,
   ]);
-  if (requested && !chosen) throw redirect('/not_found');
+  if (requested && !chosen) throw redirect(appUrl.notFound);
   const diagram = requested === undefined ? storeDiagram : chosen;
   return json({
     storeId,
@@ -59,8 +59,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const origin: Origin = upload.fields.origin === 'modal' ? 'modal' : 'screen';
     if (!upload.ok) return failed({ intent: 'upload', message: uploadFailureMessage(upload), origin }, upload.status);
     const created = await createDiagrams(db, viewer, storeId, upload.files, { setAsStoreDiagram: true });
-    if (!created) throw redirect('/not_found');
-    return redirect(`${editPath(storeId)}?diagram_id=${created[created.length - 1].diagram_id}`);
+    if (!created) throw redirect(appUrl.notFound);
+    return redirect(storeUrl.diagramEdit(storeId, created[created.length - 1].diagram_id));
   }
 
   const form = Object.fromEntries(await request.formData());
@@ -68,7 +68,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const parsed = ReflectDiagramSchema.safeParse(form);
     const result = parsed.success ? await setStoreDiagram(db, viewer, storeId, parsed.data.diagram_id) : 'diagram_not_found';
     if (!parsed.success || result !== 'ok') return failed({ intent: 'setDiagram', message: DIAGRAM_MESSAGES.reflectFailed, origin: 'modal' }, parsed.success ? 404 : 400);
-    return redirect(`${editPath(storeId)}?diagram_id=${parsed.data.diagram_id}`);
+    return redirect(storeUrl.diagramEdit(storeId, parsed.data.diagram_id));
   }
 
   if (form.intent === 'positions') {
@@ -89,7 +89,6 @@ export default function DiagramEditPage() {
   const { storeId, diagram, diagrams, sensors } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const store = useRouteLoaderData<typeof storeLoader>('routes/_app+/stores.$storeId+/_layout')?.store;
-  const base = `/stores/${encodeURIComponent(storeId)}`;
   const errorFrom = (origin: Origin) => (result && !result.ok && result.intent !== 'positions' && result.origin === origin ? (result.message ?? DIAGRAM_MESSAGES.uploadFailed) : null);
   const settings = (
     <DiagramSettings key={diagram?.diagramId ?? 'none'} diagrams={diagrams} currentDiagramId={diagram?.diagramId ?? null} error={errorFrom('modal')} initiallyOpen={errorFrom('modal') !== null} />
@@ -104,7 +103,7 @@ export default function DiagramEditPage() {
         {!diagram && (
           <div className="flex items-center gap-1">
             {settings}
-            <FormCloseButton to={`${base}/master_managements`} dirty={false} />
+            <FormCloseButton to={storeUrl.management(storeId)} dirty={false} />
           </div>
         )}
       </div>
@@ -116,7 +115,7 @@ export default function DiagramEditPage() {
           actions={
             <div className="flex items-center gap-1">
               {settings}
-              <FormCloseButton to={`${base}/sensors/show?tab=diagram`} />
+              <FormCloseButton to={storeUrl.sensorSettings(storeId, { tab: 'diagram' })} />
             </div>
           }
         />

@@ -7,6 +7,7 @@ import { can } from '~/domain/roles';
 import { getStoreDiagram, listDiagramSensors } from '~/models/diagrams.server';
 import { requireStoreAccess, requireUser } from '~/http/access.server';
 import type { loader as storeLoader } from './_layout';
+import { storeUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'センサ配置図 | On-Reco' }];
 
@@ -25,7 +26,7 @@ export default function StoreDiagramPage() {
   const { storeId, diagram, sensors, canEdit } = useLoaderData<typeof loader>();
   const store = useRouteLoaderData<typeof storeLoader>('routes/_app+/stores.$storeId+/_layout')?.store;
   useLiveUpdates(storeId);
-  const editHref = canEdit ? `/stores/${encodeURIComponent(storeId)}/sensor_diagrams/edit` : null;
+  const editHref = canEdit ? storeUrl.diagramEdit(storeId) : null;
   return (
     <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
       <div className="mb-4">

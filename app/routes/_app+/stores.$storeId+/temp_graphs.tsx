@@ -11,6 +11,7 @@ import { requireStoreAccess, requireUser } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 import { loadAlertStopSchedules } from '~/services/sensor-evaluation.server';
 import type { loader as storeLoader } from './_layout';
+import { appUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: '温度グラフ | On-Reco' }];
 
@@ -23,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireStoreAccess(viewer, storeId);
   const db = getDb();
   const sensors = await listGraphSensors(db, viewer, storeId);
-  if (!sensors) throw redirect('/not_found');
+  if (!sensors) throw redirect(appUrl.notFound);
   const today = toCompactDate(new Date());
   const states = parsePanels(new URL(request.url).searchParams, today);
   const schedules = await loadAlertStopSchedules(db, storeId);

@@ -24,6 +24,7 @@ import { requireStoreAccess, requireUser } from '~/http/access.server';
 import { stopActiveAlert } from '~/services/alert-stop.server';
 import { fieldErrors } from '~/http/api.server';
 import type { loader as storeLoader } from './_layout';
+import { storeUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: '警報履歴 | On-Reco' }];
 
@@ -102,7 +103,7 @@ export default function WarningHistoriesPage() {
   const first = list && list.allCount > 0 ? (data.pageNo - 1) * ALERT_HISTORY_PAGE_SIZE + 1 : 0;
   const last = list ? Math.min(data.pageNo * ALERT_HISTORY_PAGE_SIZE, list.allCount) : 0;
   const closeHref = `${location.pathname}${searchWith(searchParams, { stop: null })}`;
-  const csvHref = `/stores/${encodeURIComponent(data.storeId)}/warning_histories.csv${searchWith(searchParams, { stop: null, page_no: null }).replace(/^\?$/, '')}`;
+  const csvHref = storeUrl.alertHistoryCsv(data.storeId, searchWith(searchParams, { stop: null, page_no: null }));
   const stopRow = data.stop !== null ? list?.rows.find((row) => row.id === data.stop && row.stoppable) : undefined;
   const failure = result && !result.ok ? result.message : null;
   return (
