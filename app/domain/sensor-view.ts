@@ -4,6 +4,7 @@
 import { type AlertCode, alertText, isAlertCode, isTemperatureAlert, type Language } from './alert-codes';
 import { roundTenth } from './format';
 import type { SensorTemperature } from './levels';
+import { ja } from './texts/ja';
 
 export type SensorStatus = 0 | 1 | 2;
 
@@ -51,7 +52,7 @@ export interface StoreSensors {
   sensors: StoreSensor[];
 }
 
-export const NO_ALERT_TEXT = '現在警報はありません';
+export const NO_ALERT_TEXT = ja.noAlert;
 export const NO_SENSOR_TEXT = 'センサが登録されていません';
 
 /**
