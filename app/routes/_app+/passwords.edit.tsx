@@ -1,8 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json } from '@remix-run/node';
 import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
 import { useState } from 'react';
-import { FormCloseButton } from '~/components/form-close';
-import { Page } from '~/components/page';
+import { FormPage } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
 import { getDb } from '~/db/db.server';
 import { PASSWORD_MESSAGES, PasswordChangeSchema } from '~/domain/auth-schemas';
@@ -56,7 +55,7 @@ export default function PasswordEditPage() {
   const complete = Object.values(values).every((value) => value.length > 0);
   const dirty = Object.values(values).some((value) => value.length > 0);
   return (
-    <Page title="パスワード変更" narrow actions={<FormCloseButton to={appUrl.dashboard} dirty={dirty} />}>
+    <FormPage title="パスワード変更" closeTo={appUrl.dashboard} dirty={dirty}>
       <StatusBar tone="success" message={changed && !result ? PASSWORD_MESSAGES.success : null} />
       <StatusBar tone="error" message={result ? PASSWORD_MESSAGES.banner : null} />
       <Form method="post" className="card space-y-5 p-6" noValidate>
@@ -84,6 +83,6 @@ export default function PasswordEditPage() {
           </button>
         </div>
       </Form>
-    </Page>
+    </FormPage>
   );
 }

@@ -1,16 +1,16 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
-import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { DiagramSettings } from '~/components/diagram/diagram-settings';
 import { DiagramDropZone } from '~/components/diagram/diagram-upload';
 import { PlacementEditor } from '~/components/diagram/placement-editor';
 import { FormCloseButton } from '~/components/form-close';
+import { StorePageHeader } from '~/components/page-kit';
 import { getDb } from '~/db/db.server';
 import { DIAGRAM_MESSAGES, DiagramEditQuerySchema, PositionsFieldSchema, ReflectDiagramSchema } from '~/domain/diagram';
 import { createDiagrams, getStoreDiagram, getUsableDiagram, listDiagramSensors, listUsableDiagrams, saveSensorPositions, setStoreDiagram } from '~/models/diagrams.server';
 import { requireRole, requireStoreAccess } from '~/http/access.server';
 import { fieldErrors, searchParamsOf } from '~/http/api.server';
 import { readDiagramUpload, uploadFailureMessage } from '~/http/diagram-files.server';
-import type { loader as storeLoader } from './_layout';
 import { appUrl, storeUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'センサ配置図の編集 | On-Reco' }];
@@ -88,25 +88,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function DiagramEditPage() {
   const { storeId, diagram, diagrams, sensors } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const store = useRouteLoaderData<typeof storeLoader>('routes/_app+/stores.$storeId+/_layout')?.store;
   const errorFrom = (origin: Origin) => (result && !result.ok && result.intent !== 'positions' && result.origin === origin ? (result.message ?? DIAGRAM_MESSAGES.uploadFailed) : null);
   const settings = (
     <DiagramSettings key={diagram?.diagramId ?? 'none'} diagrams={diagrams} currentDiagramId={diagram?.diagramId ?? null} error={errorFrom('modal')} initiallyOpen={errorFrom('modal') !== null} />
   );
   return (
     <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
-      <div className="mb-4 flex items-end justify-between gap-3">
-        <div>
-          {store && <p className="text-sm text-slate-500">{store.storeName}</p>}
-          <h1 className="text-xl font-bold text-slate-800">センサ配置図の編集</h1>
-        </div>
+      <StorePageHeader title="センサ配置図の編集">
         {!diagram && (
           <div className="flex items-center gap-1">
             {settings}
             <FormCloseButton to={storeUrl.management(storeId)} dirty={false} />
           </div>
         )}
-      </div>
+      </StorePageHeader>
       {diagram ? (
         <PlacementEditor
           key={diagram.diagramId}
