@@ -67,6 +67,7 @@ export const resourceUrl = {
   sensorToday: (storeId: string, equipmentId: number) => withQuery('/resources/sensor-today', { store_id: storeId, equipment_id: equipmentId }),
   events: (storeId?: string) => withQuery('/resources/events', { store_id: storeId }),
   notices: (limit: number) => withQuery('/resources/notices', { limit }),
+  diagramImage: (diagramId: number, download = false) => withQuery('/resources/diagram-image', { diagram_id: diagramId, download: download ? 1 : undefined }),
 };
 
 /** A console path as a link from outside (mails): the public base URL without its trailing slash. */

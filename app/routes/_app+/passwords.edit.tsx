@@ -11,7 +11,7 @@ import { logIn } from '~/services/auth.server';
 import { PasswordError, changePassword } from '~/services/passwords.server';
 import { createLoginSession } from '~/http/session.server';
 import type { AppHandle } from './_layout';
-import { appUrl } from '~/domain/urls';
+import { appUrl, withQuery } from '~/domain/urls';
 
 export const handle: AppHandle = { hideDashboardLink: true };
 export const meta: MetaFunction = () => [{ title: 'パスワード変更 | On-Reco' }];
@@ -36,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
     throw error;
   }
   // The change revoked every token of the user: sign this browser in again with the new password.
-  return createLoginSession(await logIn(db, viewer.loginId, parsed.data.new_pass), '/passwords/edit?changed=1');
+  return createLoginSession(await logIn(db, viewer.loginId, parsed.data.new_pass), withQuery(appUrl.passwordEdit, { changed: 1 }));
 }
 
 const FIELDS = [

@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   try {
     const auth = await consoleAuthenticator(getDb()).authenticate('form', request);
-    return createLoginSession(auth, '/dashboard');
+    return createLoginSession(auth, appUrl.dashboard);
   } catch (error) {
     if (error instanceof LoginError) return json({ error: error.message }, { status: 400 });
     throw error;

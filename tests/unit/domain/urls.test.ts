@@ -29,3 +29,10 @@ describe('URL builders', () => {
     expect(absoluteUrl('https://on-reco.example/', appUrl.dashboard)).toBe('https://on-reco.example/dashboard');
   });
 });
+
+describe('resource URLs', () => {
+  it('builds the diagram image link, with the download flag only when asked', () => {
+    expect(resourceUrl.diagramImage(3)).toBe('/resources/diagram-image?diagram_id=3');
+    expect(resourceUrl.diagramImage(3, true)).toBe('/resources/diagram-image?diagram_id=3&download=1');
+  });
+});
