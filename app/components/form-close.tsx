@@ -1,6 +1,7 @@
 import { Link, useNavigate } from '@remix-run/react';
 import { useState } from 'react';
 import { CloseIcon } from '~/components/icons';
+import { ja } from '~/domain/texts/ja';
 import { Dialog } from './dialog';
 
 /**
@@ -14,7 +15,7 @@ export function FormCloseButton({ to, dirty = true }: { to: string; dirty?: bool
     <>
       <Link
         to={to}
-        aria-label="閉じる"
+        aria-label={ja.buttons.close}
         className="rounded-full p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
         onClick={(event) => {
           if (!dirty) return;
@@ -26,10 +27,10 @@ export function FormCloseButton({ to, dirty = true }: { to: string; dirty?: bool
       </Link>
       {asking && (
         <Dialog
-          title="変更を破棄しますか？"
-          message="編集中のデータは保存されません。"
-          cancelLabel="編集を続ける"
-          confirmLabel="データを破棄"
+          title={ja.discardDialog.title}
+          message={ja.discardDialog.message}
+          cancelLabel={ja.discardDialog.keepEditing}
+          confirmLabel={ja.discardDialog.discard}
           confirmTone="danger"
           onCancel={() => setAsking(false)}
           onConfirm={() => navigate(to)}

@@ -1,4 +1,5 @@
 import { Link } from '@remix-run/react';
+import { appUrl } from '~/domain/urls';
 
 /** "Page Not Found" with the way back, for unknown paths and stores that cannot be loaded. */
 export function NotFound() {
@@ -7,7 +8,7 @@ export function NotFound() {
       <p className="text-6xl font-bold text-slate-300">404</p>
       <h1 className="text-2xl font-bold text-slate-700">Page Not Found</h1>
       <p className="text-sm text-slate-500">お探しのページは見つかりませんでした。</p>
-      <Link to="/dashboard" className="btn-primary">
+      <Link to={appUrl.dashboard} className="btn-primary">
         ダッシュボードへ戻る
       </Link>
     </main>

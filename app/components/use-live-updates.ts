@@ -1,5 +1,6 @@
 import { useRevalidator } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
+import { resourceUrl } from '~/domain/urls';
 
 const FALLBACK_REFRESH_MS = 60_000;
 
@@ -17,7 +18,7 @@ export function useLiveUpdates(storeId?: string) {
   useEffect(() => {
     const refresh = () => revalidatorRef.current.state === 'idle' && revalidatorRef.current.revalidate();
     const timer = window.setInterval(refresh, FALLBACK_REFRESH_MS);
-    const source = new EventSource(storeId ? `/resources/events?store_id=${encodeURIComponent(storeId)}` : '/resources/events');
+    const source = new EventSource(resourceUrl.events(storeId));
     source.addEventListener('change', refresh);
     return () => {
       window.clearInterval(timer);

@@ -3,7 +3,10 @@
 // rows. Pure: the clock comes in as `now`. Decisions are in docs/decisions/040-alert-history.md.
 import { z } from 'zod';
 import { ALL_ALERT_CODES, type AlertCode, alertText, gatewayDownText, isAlertCode, isTemperatureAlert, type Language } from './alert-codes';
+import { csvText } from './csv';
+import { csvTemperature, formatDegrees } from './format';
 import { FURNITURE_KINDS } from './furniture-kinds';
+import { sensorGraphUrl } from './urls';
 import { formatDateTime, fromJapan, japanParts, parseCompact, toCompactDate, toCompactDateTimeMs } from './japan-time';
 
 export const ALERT_HISTORY_PAGE_SIZE = 10;
@@ -211,7 +214,7 @@ export function isStoppable(record: Pick<AlertHistoryRecord, 'equipmentId' | 're
 /** 000 §4: only upper and lower limit alerts of a sensor link to the graph. */
 export function graphHref(storeId: string, record: Pick<AlertHistoryRecord, 'equipmentId' | 'alertId' | 'startedAt'>): string | null {
   if (record.equipmentId === null || !isAlertCode(record.alertId) || !isTemperatureAlert(record.alertId)) return null;
-  return `/stores/${encodeURIComponent(storeId)}/temp_graphs?equipment_id=${record.equipmentId}&start_date=${toCompactDate(record.startedAt)}`;
+  return sensorGraphUrl(storeId, record.equipmentId, toCompactDate(record.startedAt));
 }
 
 /**
@@ -246,10 +249,6 @@ export function alertStateText(record: Pick<AlertHistoryRecord, 'recoveredAt' | 
 export function formatAlertData(value: string | null): string {
   if (value === null || value === '') return '--';
   return /^-?\d+(\.\d+)?$/.test(value) ? `${value}℃` : value;
-}
-
-export function formatLimit(value: number | null): string {
-  return value === null ? '--' : `${value.toFixed(1)}℃`;
 }
 
 /** The sensor column: the store-level gateway alert has no sensor. */
@@ -291,8 +290,8 @@ export function alertHistoryRowView(record: AlertHistoryRecord, storeId: string,
     alertText: alertHistoryText(record, language),
     alertData: formatAlertData(record.alertData1),
     isError: record.alertData1 === 'ERROR',
-    lowerLimit: formatLimit(record.lowerLimit),
-    upperLimit: formatLimit(record.upperLimit),
+    lowerLimit: formatDegrees(record.lowerLimit),
+    upperLimit: formatDegrees(record.upperLimit),
     state: alertState(record),
     recoveredAt: record.recoveredAt && formatDateTime(record.recoveredAt),
     stoppedAt: record.stoppedAt && formatDateTime(record.stoppedAt),
@@ -346,28 +345,22 @@ export function toApiItem(record: AlertHistoryRecord): AlertHistoryApiItem {
 
 export const ALERT_HISTORY_CSV_HEADER = ['発生日時', 'センサ名', '警報内容', '温度', '下限温度', '上限温度', '状態', '復旧日時', '停止日時', '停止者', '対応コメント'] as const;
 
-/** A spreadsheet must not read free text as a formula (=, +, -, @, tab, CR at the start). */
-function plainText(value: string | null): string {
-  if (value === null) return '';
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 /** The CSV rows, header first: what the list shows, one column per fact. */
 export function alertHistoryCsvRows(records: readonly AlertHistoryRecord[], language: Language): string[][] {
   return [
     [...ALERT_HISTORY_CSV_HEADER],
     ...records.map((record) => [
       formatDateTime(record.startedAt),
-      plainText(sensorName(record)),
+      csvText(sensorName(record)),
       alertHistoryText(record, language),
       record.alertData1 ?? '',
-      record.lowerLimit === null ? '' : record.lowerLimit.toFixed(1),
-      record.upperLimit === null ? '' : record.upperLimit.toFixed(1),
+      csvTemperature(record.lowerLimit),
+      csvTemperature(record.upperLimit),
       ALERT_STATE_LABELS[alertState(record)],
       record.recoveredAt ? formatDateTime(record.recoveredAt) : '',
       record.stoppedAt ? formatDateTime(record.stoppedAt) : '',
-      record.stoppedAt ? plainText(record.stoppedByName) : '',
-      plainText(record.stopComment),
+      record.stoppedAt ? csvText(record.stoppedByName) : '',
+      csvText(record.stopComment),
     ]),
   ];
 }

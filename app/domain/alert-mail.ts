@@ -1,5 +1,7 @@
 import { type AlertCode, alertText, gatewayDownText, type Language } from './alert-codes';
+import { formatDegrees } from './format';
 import { formatDateTime } from './japan-time';
+import { textsFor } from './texts';
 
 export type MailKind = 'open' | 'recover' | 'renotify';
 
@@ -16,39 +18,24 @@ export interface AlertMailFacts {
   graphUrl: string | null;
 }
 
-const KIND_LABEL: Record<MailKind, Record<Language, string>> = {
-  open: { JP: '警報発生', US: 'Alert' },
-  renotify: { JP: '警報継続（再通知）', US: 'Alert continues (reminder)' },
-  recover: { JP: '警報復旧', US: 'Recovered' },
-};
-
-const degrees = (value: number | null) => (value === null ? '--' : `${value.toFixed(1)}℃`);
-
 /** The alert mail in the user's language: store, sensor, the 000 §8 text, temperature and limits, Japan time, graph link. */
 export function alertMail(facts: AlertMailFacts, language: Language): { subject: string; text: string } {
   // The mail reads as the alert's confirmed (status 2) wording: it is sent once the alert is open.
   const message = facts.equipmentName === null ? gatewayDownText(language) : alertText(facts.code, language, 2);
   const where = facts.equipmentName === null ? facts.storeName : `${facts.storeName} ${facts.equipmentName}`;
-  const subject = `[On-Reco] ${KIND_LABEL[facts.kind][language]}: ${where} ${message}`;
-  const temperature = facts.error ? 'ERROR' : degrees(facts.temperature);
-  const limits = `${degrees(facts.lowerLimit)} 〜 ${degrees(facts.upperLimit)}`;
-  const lines =
-    language === 'US'
-      ? [
-          `${KIND_LABEL[facts.kind].US}: ${message}`,
-          '',
-          `Store:       ${facts.storeName}`,
-          ...(facts.equipmentName === null ? [] : [`Sensor:      ${facts.equipmentName}`, `Temperature: ${temperature}`, `Limits:      ${limits}`]),
-          `Time:        ${formatDateTime(facts.at)} (Japan time)`,
-        ]
-      : [
-          `${KIND_LABEL[facts.kind].JP}: ${message}`,
-          '',
-          `店舗:     ${facts.storeName}`,
-          ...(facts.equipmentName === null ? [] : [`センサ:   ${facts.equipmentName}`, `温度:     ${temperature}`, `上下限値: ${limits}`]),
-          `日時:     ${formatDateTime(facts.at)}`,
-        ];
-  if (facts.graphUrl) lines.push('', language === 'US' ? `Graph: ${facts.graphUrl}` : `温度グラフ: ${facts.graphUrl}`);
-  lines.push('', language === 'US' ? 'This mail was sent by On-Reco automatically.' : 'このメールは On-Reco から自動送信されています。');
+  const texts = textsFor(language).alertMail;
+  const kind = texts.kinds[facts.kind];
+  const subject = `${texts.subjectPrefix} ${kind}: ${where} ${message}`;
+  const temperature = facts.error ? 'ERROR' : formatDegrees(facts.temperature);
+  const limits = `${formatDegrees(facts.lowerLimit)} 〜 ${formatDegrees(facts.upperLimit)}`;
+  const lines = [
+    `${kind}: ${message}`,
+    '',
+    `${texts.store}${facts.storeName}`,
+    ...(facts.equipmentName === null ? [] : [`${texts.sensor}${facts.equipmentName}`, `${texts.temperature}${temperature}`, `${texts.limits}${limits}`]),
+    texts.time(formatDateTime(facts.at)),
+  ];
+  if (facts.graphUrl) lines.push('', `${texts.graph}${facts.graphUrl}`);
+  lines.push('', texts.footer);
   return { subject, text: `${lines.join('\n')}\n` };
 }

@@ -1,3 +1,12 @@
+/**
+ * A free-text cell that a spreadsheet must not run as a formula: one starting with =, +, -, @,
+ * tab or CR gets a leading apostrophe (OWASP "CSV injection"). null is an empty cell.
+ */
+export function csvText(value: string | null): string {
+  if (value === null) return '';
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
 /** RFC 4180 quoting, CRLF line ends (Excel). */
 export function csvLine(cells: readonly string[]): string {
   return `${cells.map((cell) => (/[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(',')}\r\n`;

@@ -39,3 +39,12 @@ export function parseDefrostTimes(times: readonly DefrostTime[]): ParsedDefrostT
 export function isInDefrost(ranges: readonly DayRange[], at: Date): boolean {
   return isWithinDayRanges(ranges, at);
 }
+
+/**
+ * A sensor's defrost ranges as stored in sensors.def_time. Saved ranges were checked by the
+ * sensor form; a malformed stored value reads as none, so it never stops alerting or a view.
+ */
+export function defrostRangesOf(defTime: readonly DefrostTime[] | null | undefined): DayRange[] {
+  const parsed = parseDefrostTimes(defTime ?? []);
+  return parsed.ok ? parsed.ranges : [];
+}

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { alertText, isAlertCode, isTemperatureAlert, type Language } from './alert-codes';
+import { isAlertCode, type Language } from './alert-codes';
+import { displayTemperature, isOverThreshold } from './levels';
+import { alertTexts, warningSeverity } from './sensor-view';
 
 export { locationLabel } from './sensor-view';
 
@@ -169,28 +171,15 @@ export interface MarkerView {
   alerts: string[];
 }
 
-function formatCelsius(value: number): string {
-  const rounded = Math.round(value * 10) / 10;
-  return (Object.is(rounded, -0) ? 0 : rounded).toFixed(1);
-}
-
 /** How a sensor's marker reads on the diagram. */
 export function markerView(reading: MarkerReading, language: Language = 'JP'): MarkerView {
   const { temperature, lowerLimit, upperLimit, status } = reading;
   const codes = reading.alertCodes.filter(isAlertCode);
-  const over = typeof temperature === 'number' && ((lowerLimit !== null && temperature < lowerLimit) || (upperLimit !== null && temperature > upperLimit));
-  const shown =
-    temperature === 'ERROR'
-      ? { text: 'ERROR', unit: '', tone: 'error' as const }
-      : temperature === 'DEF'
-        ? { text: 'DEF', unit: '', tone: 'def' as const }
-        : temperature === null
-          ? { text: '--', unit: '', tone: 'missing' as const }
-          : { text: formatCelsius(temperature), unit: '℃', tone: 'value' as const };
-  const severity = status === 1 || status === 2 ? status : null;
-  const warning = severity !== null && temperature === 'DEF' && codes.slice(1).every(isTemperatureAlert) ? null : severity;
+  const over = isOverThreshold(temperature, lowerLimit, upperLimit);
+  const shown = displayTemperature(temperature);
+  const warning = warningSeverity(status, temperature, codes);
   const statusTone = status === 2 ? 'error' : status === 1 ? 'warning' : temperature === null ? 'nodata' : 'normal';
-  return { ...shown, over, statusTone, warning, alerts: [...new Set(codes.map((code) => alertText(code, language, status)))] };
+  return { ...shown, over, statusTone, warning, alerts: alertTexts(codes, status, language) };
 }
 
 /** The show page draws at most 20 placed sensors (000 §9), in list order. */

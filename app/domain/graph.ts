@@ -4,7 +4,8 @@
 // no I/O, no clock; no zod, so the page's browser chunk stays small (the inputs' schemas are in
 // graph-schemas.ts). Decisions: docs/decisions/030-graphs.md.
 import { type AlertStopSchedule, isInAlertStop } from './alert-stop-schedule';
-import { csvDownloadHeaders } from './csv';
+import { csvDownloadHeaders, csvText } from './csv';
+import { csvTemperature } from './format';
 import { type DayRange, fromJapan, japanParts, parseCompact, toCompactDate } from './japan-time';
 
 // ---- constants (000 §9) ----------------------------------------------------------------------
@@ -402,12 +403,6 @@ export interface CsvReading {
   comment: string | null;
 }
 
-/** A spreadsheet must not read free text as a formula (=, +, -, @, tab, CR at the start). */
-function plainText(value: string | null): string {
-  if (value === null) return '';
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 /** YYYY/MM/DD HH:mm:ss in Japan time. */
 export function formatCsvDateTime(at: Date): string {
   const p = japanParts(at);
@@ -418,12 +413,12 @@ export function formatCsvDateTime(at: Date): string {
 export function measurementCsvRow(sensor: { equipmentId: number; equipmentName: string }, reading: CsvReading): string[] {
   return [
     String(sensor.equipmentId),
-    plainText(sensor.equipmentName),
+    csvText(sensor.equipmentName),
     formatCsvDateTime(reading.measuredAt),
-    reading.error ? 'ERROR' : reading.temperature === null ? '' : reading.temperature.toFixed(1),
+    reading.error ? 'ERROR' : csvTemperature(reading.temperature),
     reading.battery === null ? '' : String(reading.battery),
     reading.receiveSensitivity === null ? '' : String(reading.receiveSensitivity),
-    plainText(reading.comment),
+    csvText(reading.comment),
   ];
 }
 

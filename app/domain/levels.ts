@@ -1,6 +1,7 @@
 // The level rules behind the signal icon, the battery icon and the colour band of a sensor
 // circle (000 §4, §9), and how a temperature is written. Pure: the sensor views, the lists
-// and the icons all read them here.
+// and the icons all read them here; the number itself is written by format.ts.
+import { formatTemperature, MISSING_TEXT, TEMPERATURE_UNIT } from './format';
 
 export type SignalLevel = 'max' | 'normal' | 'weak' | 'none';
 export type BatteryLevel = 'full' | 'half' | 'low' | 'empty';
@@ -122,14 +123,7 @@ export function isOverThreshold(temperature: SensorTemperature | undefined, lowe
   return (lowerLimit !== null && temperature < lowerLimit) || (upperLimit !== null && temperature > upperLimit);
 }
 
-export const MISSING_TEXT = '--';
-export const TEMPERATURE_UNIT = '℃';
-
-/** One decimal, halves away from zero (-18.25 is -18.3, as 18.25 is 18.3), never -0.0. */
-export function formatCelsius(value: number): string {
-  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * 10)) / 10;
-  return (Object.is(rounded, -0) ? 0 : rounded).toFixed(1);
-}
+export { MISSING_TEXT, TEMPERATURE_UNIT } from './format';
 
 export interface DisplayedTemperature {
   text: string;
@@ -142,9 +136,9 @@ export function displayTemperature(temperature: SensorTemperature | undefined): 
   if (temperature === 'ERROR') return { text: 'ERROR', unit: '', tone: 'error' };
   if (temperature === 'DEF') return { text: 'DEF', unit: '', tone: 'def' };
   if (temperature === null || temperature === undefined || Number.isNaN(temperature)) return { text: MISSING_TEXT, unit: '', tone: 'missing' };
-  return { text: formatCelsius(temperature), unit: TEMPERATURE_UNIT, tone: 'value' };
+  return { text: formatTemperature(temperature), unit: TEMPERATURE_UNIT, tone: 'value' };
 }
 
 export function displayLimit(limit: number | null | undefined): string {
-  return limit === null || limit === undefined ? MISSING_TEXT : formatCelsius(limit);
+  return limit === null || limit === undefined ? MISSING_TEXT : formatTemperature(limit);
 }

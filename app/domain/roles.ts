@@ -1,6 +1,7 @@
 // Authorities (000 §6 / 001 §6): 1-5 administrator, 10 maintenance staff, 20 case manager,
 // 30 area manager, 101 store user. Anything below 101 is a non-store user. A user's
 // authority is the most privileged (lowest) one among their user groups.
+import { appUrl, storeUrl } from './urls';
 
 export const AUTHORITY = {
   administrator: 1,
@@ -47,4 +48,90 @@ export function menuPermissions(authority: number): Record<Permission, boolean> 
   return Object.fromEntries(
     (Object.keys(PERMISSIONS) as Permission[]).map((permission) => [permission, can(authority, permission)]),
   ) as Record<Permission, boolean>;
+}
+
+// ---- the menus that follow the role table --------------------------------------------------
+// The header and the store sidebar draw these entries; an entry with a permission shows only
+// to the roles that have it (the same table the server enforces).
+
+export interface MenuLink {
+  /** Names the icon the component draws. */
+  key: string;
+  label: string;
+  to: string;
+  permission?: Permission;
+  /** Other pages on which the entry reads as the current one. */
+  alsoActiveOn?: readonly string[];
+}
+
+export interface MenuSection {
+  key: string;
+  label: string;
+  permission?: Permission;
+  links: readonly MenuLink[];
+}
+
+/** The header's popup menus (000 §2 / 001 §2). */
+export const HEADER_MENUS: readonly MenuSection[] = [
+  {
+    key: 'master',
+    label: 'マスタ管理',
+    permission: 'masterMenu',
+    links: [
+      { key: 'users', label: 'ユーザー登録', to: appUrl.userMaster },
+      { key: 'storeCreate', label: '新規店舗登録', to: appUrl.storeCreate },
+    ],
+  },
+  {
+    key: 'system',
+    label: 'システム管理',
+    permission: 'systemMenu',
+    links: [
+      { key: 'companies', label: '会社', to: appUrl.companyMaster },
+      { key: 'storegroups', label: '店舗グループ', to: appUrl.storegroupMaster },
+      { key: 'usergroups', label: 'ユーザーグループ', to: appUrl.usergroupMaster },
+    ],
+  },
+];
+
+/** The account popup's links above the manuals (the rest is for everyone). */
+export const ACCOUNT_MENU_LINKS: readonly MenuLink[] = [{ key: 'noticeCreate', label: 'お知らせ作成', to: appUrl.noticeCreate, permission: 'createNotice' }];
+
+/** The store sidebar (000 §2): the pages of one store. */
+export function storeMenu(storeId: string): readonly MenuSection[] {
+  return [
+    {
+      key: 'general',
+      label: '一般',
+      links: [
+        { key: 'sensors', label: '温度管理', to: storeUrl.sensors(storeId, 'image'), alsoActiveOn: [storeUrl.sensors(storeId, 'list')] },
+        { key: 'alertHistory', label: '警報履歴', to: storeUrl.alertHistory(storeId) },
+        { key: 'graphs', label: '温度グラフ', to: storeUrl.graphs(storeId) },
+        { key: 'reports', label: 'レポート', to: storeUrl.reports(storeId) },
+        { key: 'diagram', label: 'センサ配置図', to: storeUrl.diagram(storeId) },
+      ],
+    },
+    {
+      key: 'settings',
+      label: '設定',
+      links: [
+        { key: 'settings', label: '設定', to: storeUrl.sensorSettings(storeId), permission: 'storeSettings' },
+        { key: 'management', label: '店舗管理', to: storeUrl.management(storeId), permission: 'storeManagement' },
+      ],
+    },
+  ];
+}
+
+const allowed = (permissions: Record<Permission, boolean>, permission?: Permission) => permission === undefined || permissions[permission];
+
+export function visibleLinks(links: readonly MenuLink[], permissions: Record<Permission, boolean>): MenuLink[] {
+  return links.filter((link) => allowed(permissions, link.permission));
+}
+
+/** The sections and links a viewer may see: a section left without links is left out. */
+export function visibleMenu(sections: readonly MenuSection[], permissions: Record<Permission, boolean>): MenuSection[] {
+  return sections
+    .filter((section) => allowed(permissions, section.permission))
+    .map((section) => ({ ...section, links: visibleLinks(section.links, permissions) }))
+    .filter((section) => section.links.length > 0);
 }

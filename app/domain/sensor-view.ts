@@ -2,7 +2,9 @@
 // store's sensors, their default and column orders, DEF, the warning icon, the popup side, the
 // status texts and the sparkline. Decisions: docs/decisions/020-sensor-views.md.
 import { type AlertCode, alertText, isAlertCode, isTemperatureAlert, type Language } from './alert-codes';
+import { roundTenth } from './format';
 import type { SensorTemperature } from './levels';
+import { ja } from './texts/ja';
 
 export type SensorStatus = 0 | 1 | 2;
 
@@ -50,7 +52,7 @@ export interface StoreSensors {
   sensors: StoreSensor[];
 }
 
-export const NO_ALERT_TEXT = '現在警報はありません';
+export const NO_ALERT_TEXT = ja.noAlert;
 export const NO_SENSOR_TEXT = 'センサが登録されていません';
 
 /**
@@ -77,7 +79,7 @@ export function readingTemperature(reading: { temperature: number | null; error:
   if (reading.error) return 'ERROR';
   if (convertDef && inDefrost) return 'DEF';
   if (reading.temperature === null) return null;
-  return Math.round(reading.temperature * 10) / 10;
+  return roundTenth(reading.temperature);
 }
 
 /**
@@ -181,11 +183,6 @@ export const POPUP_ROOM_PX = 300;
 /** Opens to the right when more than 300 px remain right of the sensor, else to the left. */
 export function popupSide(sensorRight: number, viewportWidth: number): 'right' | 'left' {
   return viewportWidth - sensorRight > POPUP_ROOM_PX ? 'right' : 'left';
-}
-
-/** The temperature graph of the sensor on a day (YYYYMMDD). */
-export function graphHref(storeId: string, equipmentId: number, day: string): string {
-  return `/stores/${encodeURIComponent(storeId)}/temp_graphs?equipment_id=${equipmentId}&start_date=${day}`;
 }
 
 // ---- sparkline ----------------------------------------------------------------------------

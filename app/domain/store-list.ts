@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type AlertCode, alertText, isAlertCode, type Language } from './alert-codes';
+import { ja } from './texts/ja';
 
 export const DASHBOARD_PAGE_SIZE = 20;
 export const STORE_NAME_FILTER_SIZE = 50;
@@ -22,9 +23,9 @@ export const StoreListQuerySchema = z.object({
 
 export type StoreListQuery = z.infer<typeof StoreListQuerySchema>;
 
-export const STORE_STATUS_LABELS: Record<number, string> = { 0: '未接続', 1: '停止中', 2: '稼働中', 3: '警報発生中' };
+export const STORE_STATUS_LABELS: Record<number, string> = ja.storeStatus;
 
-export const WORKING_STATE_LABELS: Record<string, string> = { null: '稼働情報なし', 0: '初回通信待ち', 1: '稼働中', 2: '撤去' };
+export const WORKING_STATE_LABELS: Record<string, string> = ja.workingState;
 
 /**
  * The dashboard row's alert messages from its sensors' open (code, sensor status) pairs:

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
+import { formatTemperature } from '~/domain/format';
 import type { AlertCode, Language } from '~/domain/alert-codes';
 import type { TransitionType } from '~/domain/alert-engine';
 import { CSV_BOM, csvLine } from '~/domain/csv';
@@ -339,5 +340,5 @@ async function insertAlerts(trx: Db, storeId: string, rows: NewRow[]): Promise<M
 /** alert_data1: the temperature text, or ERROR for a sensor error (000 §3). */
 function alertData(code: AlertCode, temperature: number | null): string | null {
   if (code === 'OE00000004') return 'ERROR';
-  return temperature === null ? null : temperature.toFixed(1);
+  return temperature === null ? null : formatTemperature(temperature);
 }

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import type { SensorLabel } from '~/domain/sensor-view';
-import { parseDefrostTimes, isInDefrost } from '~/domain/defrost';
+import { defrostRangesOf, isInDefrost } from '~/domain/defrost';
 import type { DiagramContentType, SensorPosition } from '~/domain/diagram';
+import { roundTenth } from '~/domain/format';
 import { toCompactDateTime } from '~/domain/japan-time';
 import { canViewStore, storeVisibleTo, visibleStoreExists } from './stores.server';
 import type { Viewer } from './users.server';
@@ -258,7 +259,6 @@ export async function listDiagramSensors(db: Db, viewer: Viewer, storeId: string
 function temperatureOf(row: { last_measured_at: Date | null; last_temperature: number | null; last_error: boolean | null; def_time: { start: string; end: string }[] }): DiagramSensor['temperature'] {
   if (!row.last_measured_at) return null;
   if (row.last_error) return 'ERROR';
-  const defrost = parseDefrostTimes(row.def_time ?? []);
-  if (defrost.ok && isInDefrost(defrost.ranges, row.last_measured_at)) return 'DEF';
-  return row.last_temperature === null ? null : Math.round(row.last_temperature * 10) / 10;
+  if (isInDefrost(defrostRangesOf(row.def_time), row.last_measured_at)) return 'DEF';
+  return row.last_temperature === null ? null : roundTenth(row.last_temperature);
 }

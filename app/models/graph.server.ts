@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import type { SensorLabel } from '~/domain/sensor-view';
-import type { DefrostRange } from '~/db/schema';
 import { CSV_BOM, csvLine } from '~/domain/csv';
-import { parseDefrostTimes } from '~/domain/defrost';
+import { defrostRangesOf } from '~/domain/defrost';
 import {
   COMMENT_SNAP_MINUTES,
   type GraphUnit,
@@ -47,11 +46,6 @@ export interface GraphSensor extends SensorLabel {
   defrost: DayRange[];
 }
 
-function defrostRanges(defTime: DefrostRange[] | null): DayRange[] {
-  const parsed = parseDefrostTimes(defTime ?? []);
-  return parsed.ok ? parsed.ranges : [];
-}
-
 /**
  * The store's displayed sensors (disp_flg 1) in the default order (000 §9: lower limit
  * ascending, then location number, then id), each with its palette colour. null when the
@@ -80,7 +74,7 @@ export async function listGraphSensors(db: Db, viewer: Viewer, storeId: string):
       upperLimit: row.upper_limit,
       commentRequired: row.comment_required === 1,
       colour: sensorColour(index),
-      defrost: defrostRanges(row.def_time),
+      defrost: defrostRangesOf(row.def_time),
     }));
 }
 

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
-import type { DefrostRange } from '~/db/schema';
 import { type AlertCode } from '~/domain/alert-codes';
 import { SensorAlertStateSchema, sensorAlertSummary } from '~/domain/alert-engine';
-import { isInDefrost, parseDefrostTimes } from '~/domain/defrost';
-import { type DayRange, japanMinuteOfDay, startOfJapanDay, toCompactDateTime } from '~/domain/japan-time';
+import { defrostRangesOf, isInDefrost } from '~/domain/defrost';
+import { roundTenth } from '~/domain/format';
+import { japanMinuteOfDay, startOfJapanDay, toCompactDateTime } from '~/domain/japan-time';
 import type { SensorTemperature } from '~/domain/levels';
 import type { MeasurementRange } from '~/domain/sensor-schemas';
 import { type SensorStatus, type SparkPoint, readingTemperature, sensorAlertCodes } from '~/domain/sensor-view';
@@ -29,12 +29,6 @@ export interface SensorMeasurements {
   status: SensorStatus;
   alerts: { alert_id: AlertCode }[];
   measurement_data: MeasurementPoint[];
-}
-
-/** A sensor's defrost ranges from sensors.def_time; a malformed stored value reads as none. */
-export function defrostRangesOf(defTime: DefrostRange[] | null | undefined): DayRange[] {
-  const parsed = parseDefrostTimes(defTime ?? []);
-  return parsed.ok ? parsed.ranges : [];
 }
 
 /** Pending temperature codes (guard time running) kept in the engine state; [] when it cannot be read. */
@@ -169,7 +163,7 @@ export async function dayTemperatureBuckets(db: Db, sensor: { storeId: string; e
     .groupBy(sql`1`)
     .orderBy(sql`1`)
     .execute();
-  return rows.map((row) => ({ minute: japanMinuteOfDay(row.bucket), temperature: Math.round(row.temperature * 10) / 10 }));
+  return rows.map((row) => ({ minute: japanMinuteOfDay(row.bucket), temperature: roundTenth(row.temperature) }));
 }
 
 // ---- ingest ----------------------------------------------------------------------------------

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
-import type { DefrostRange } from '~/db/schema';
 import { type SensorAlertState, SensorAlertStateSchema, type SensorSettings, sensorAlertSummary } from '~/domain/alert-engine';
-import { parseDefrostTimes } from '~/domain/defrost';
+import { defrostRangesOf } from '~/domain/defrost';
 
 // Each sensor's latest reading and alert-engine state (sensor_states), read with the sensor's
 // settings for an evaluation and written back in one statement per store.
@@ -34,18 +33,13 @@ export async function loadSensorsForEvaluation(trx: Db, storeId: string, noCommu
       guardTime: row.guard_time,
       snoozingTime: row.snoozing_time,
       timeConstant: row.time_constant,
-      defrostRanges: defrostRanges(row.def_time),
+      defrostRanges: defrostRangesOf(row.def_time),
       noCommunicationMinutes,
     },
     state: SensorAlertStateSchema.parse(row.engine_state ?? {}),
   }));
 }
 
-function defrostRanges(defTime: DefrostRange[] | null) {
-  const parsed = parseDefrostTimes(defTime ?? []);
-  // Saved ranges were checked by the sensor form; a bad stored value must not stop alerting.
-  return parsed.ok ? parsed.ranges : [];
-}
 
 /** Locks the sensor's state row (take the store lock first); undefined when the sensor has never been evaluated. */
 export async function lockSensorState(trx: Db, storeId: string, equipmentId: number): Promise<SensorAlertState | undefined> {

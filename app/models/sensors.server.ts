@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import { isAlertCode } from '~/domain/alert-codes';
-import { isInDefrost } from '~/domain/defrost';
+import { defrostRangesOf, isInDefrost } from '~/domain/defrost';
 import { startOfJapanDay, toCompactDate, toCompactDateTime } from '~/domain/japan-time';
 import { type SensorToday, type StoreSensors, mostImportantAlert, readingTemperature, sensorAlertCodes, sortDefault } from '~/domain/sensor-view';
-import { SENSOR_STATE_COLUMNS, asStatus, dayTemperatureBuckets, defrostRangesOf, pendingCodesOf } from './measurements.server';
+import { SENSOR_STATE_COLUMNS, asStatus, dayTemperatureBuckets, pendingCodesOf } from './measurements.server';
 import { storeVisibleTo } from './stores.server';
 import type { Viewer } from './users.server';
 

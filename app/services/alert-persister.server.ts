@@ -3,6 +3,7 @@ import type { AlertTransition, Evaluation, GatewayTransition } from '~/domain/al
 import { alertMail } from '~/domain/alert-mail';
 import type { AlertStopSchedule } from '~/domain/alert-stop-schedule';
 import { toCompactDate } from '~/domain/japan-time';
+import { absoluteUrl, sensorGraphUrl } from '~/domain/urls';
 import { getEnv } from '~/env.server';
 import { type HistoryTransition, writeAlertHistory } from '~/models/alert-history.server';
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
@@ -104,7 +105,7 @@ function mailsOf(store: StoreDecision['store'], { equipmentName, transition, his
   const graphUrl =
     equipmentId === null
       ? null
-      : `${getEnv().ONRECO_PUBLIC_URL}/stores/${encodeURIComponent(store.storeId)}/temp_graphs?equipment_id=${equipmentId}&start_date=${toCompactDate(transition.at)}`;
+      : absoluteUrl(getEnv().ONRECO_PUBLIC_URL, sensorGraphUrl(store.storeId, equipmentId, toCompactDate(transition.at)));
   const facts = {
     kind,
     code: transition.code,

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Db } from '~/db/db.server';
 import { FORGOT_PASSWORD_ERROR, PASSWORD_MESSAGES } from '~/domain/auth-schemas';
 import { formatDateTime } from '~/domain/japan-time';
+import { textsFor } from '~/domain/texts';
 import { revokeUserTokens } from '~/models/access-tokens.server';
 import { findUserByLoginOrMail, getUserCredentials, setPasswordHash, setTemporaryPasswordHash, type Viewer } from '~/models/users.server';
 import { sendMail } from './mail.server';
@@ -38,16 +39,7 @@ export async function issueTemporaryPassword(db: Db, loginIdOrMail: string, now 
 }
 
 function temporaryPasswordMail(user: Viewer, password: string, expiresAt: Date) {
-  if (user.language === 'US') {
-    return {
-      subject: '[On-Reco] Temporary password',
-      text: `${user.userName},\n\nA temporary password was issued for your On-Reco account (${user.loginId}).\n\n  Temporary password: ${password}\n  Valid until: ${formatDateTime(expiresAt)} (Japan time)\n\nSign in with it and change your password.\nIf you did not ask for it, ignore this mail: your password is unchanged.\n`,
-    };
-  }
-  return {
-    subject: '【On-Reco】仮パスワードの発行',
-    text: `${user.userName} 様\n\nOn-Reco アカウント（${user.loginId}）の仮パスワードを発行しました。\n\n  仮パスワード: ${password}\n  有効期限: ${formatDateTime(expiresAt)}\n\nこの仮パスワードでログインし、パスワードを変更して下さい。\nお心当たりのない場合はこのメールを破棄して下さい。現在のパスワードは変更されていません。\n`,
-  };
+  return textsFor(user.language).temporaryPasswordMail({ userName: user.userName, loginId: user.loginId, password, validUntil: formatDateTime(expiresAt) });
 }
 
 /** POST /v1/user/pass: the user's own password change; ends every token of theirs (the console signs them in again). */

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { isPdf } from '~/domain/diagram';
+import { resourceUrl } from '~/domain/urls';
 
 export interface DiagramSource {
   diagramId: number;
@@ -9,7 +10,7 @@ export interface DiagramSource {
 
 /** The console's copy of GET /v1/diagram/image (cookie session). */
 export function diagramImageUrl(diagramId: number, download = false): string {
-  return `/resources/diagram-image?diagram_id=${diagramId}${download ? '&download=1' : ''}`;
+  return resourceUrl.diagramImage(diagramId, download);
 }
 
 type PdfState = { diagramId: number; status: 'loading' } | { diagramId: number; status: 'ready'; src: string } | { diagramId: number; status: 'failed' };

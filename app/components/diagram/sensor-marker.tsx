@@ -1,5 +1,6 @@
 import { FurnitureIcon, WarningIcon } from '~/components/icons';
 import { type MarkerReading, type MarkerView, markerView } from '~/domain/diagram';
+import { formatDegrees } from '~/domain/format';
 
 export interface MarkerSensor extends MarkerReading {
   equipmentId: number;
@@ -21,7 +22,6 @@ const TEXT: Record<MarkerView['tone'], string> = {
   missing: 'text-slate-400',
 };
 
-const limitText = (limit: number | null) => (limit === null ? '--' : `${limit.toFixed(1)}℃`);
 
 /**
  * A sensor on the store diagram: its temperature, name and furniture icon in a card bordered
@@ -29,7 +29,7 @@ const limitText = (limit: number | null) => (limit === null ? '--' : `${limit.to
  */
 export function SensorMarker({ sensor }: { sensor: MarkerSensor }) {
   const view = markerView(sensor);
-  const limits = `下限 ${limitText(sensor.lowerLimit)} / 上限 ${limitText(sensor.upperLimit)}`;
+  const limits = `下限 ${formatDegrees(sensor.lowerLimit)} / 上限 ${formatDegrees(sensor.upperLimit)}`;
   return (
     <div
       className={`relative flex min-w-[5.75rem] max-w-[9.5rem] flex-col items-center rounded-lg border-2 px-2 pb-1 pt-1 shadow-md ${BORDER[view.statusTone]} ${view.over ? 'bg-red-50 ring-2 ring-red-400/60' : 'bg-white/95'}`}

@@ -24,6 +24,7 @@ import { CommentDialog, type CommentTarget } from './comment-dialog';
 import { LazyChart } from './lazy-chart';
 import { type MenuSensor, SensorMenu } from './sensor-menu';
 import type { ChartSensor } from './temperature-chart.client';
+import { storeUrl } from '~/domain/urls';
 
 interface GraphPanelProps {
   index: number;
@@ -114,7 +115,7 @@ export function GraphPanel({ index, storeId, states, panel, sensors, today }: Gr
   const hasData = panel.series.some((series) => series.points.length > 0);
   const message = panel.selected.length === 0 ? GRAPH_TEXTS.noSelection : hasData ? null : GRAPH_TEXTS.noData;
   const commentable = panel.selected.some((id) => bySensor.get(id)?.commentRequired);
-  const csvHref = `/stores/${encodeURIComponent(storeId)}/temp_graphs.csv?${new URLSearchParams({ equipment_id: panel.selected.join(','), unit: panel.unit, start_date: panel.startDate })}`;
+  const csvHref = storeUrl.graphsCsv(storeId, { equipment_id: panel.selected.join(','), unit: panel.unit, start_date: panel.startDate });
   const navButton = 'inline-flex h-9 items-center gap-1 rounded-md border border-slate-300 bg-white px-2.5 text-sm font-medium text-slate-700 hover:bg-slate-50';
 
   return (

@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import { FurnitureIcon } from '~/components/icons';
+import { formatTemperature, MISSING_TEXT } from '~/domain/format';
 import { furnitureLabel } from '~/domain/furniture-kinds';
 import { GRAPH_TEXTS } from '~/domain/graph';
 
@@ -24,7 +25,7 @@ interface SensorMenuProps {
   onChange: (equipmentIds: number[]) => void;
 }
 
-const limitText = (value: number | null) => (value === null ? '--' : value.toFixed(1));
+const limitText = (value: number | null) => (value === null ? MISSING_TEXT : formatTemperature(value));
 
 /**
  * The panel's right side menu (000 §2): the furniture kinds of the store as icons (a click checks

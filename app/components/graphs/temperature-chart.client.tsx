@@ -1,6 +1,7 @@
 import { type ActiveElement, type ChartEvent, type ChartOptions, type Plugin, type TooltipItem, Chart as ChartJS, LinearScale, LineElement, PointElement, Tooltip } from 'chart.js';
 import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
+import { formatDegrees } from '~/domain/format';
 import { GAUGE_MARKS, type MinuteRange, type ValueBand, slotLabel, tickLabel, tickStep } from '~/domain/graph';
 
 // The chart of one graph panel. This module (and Chart.js with it) is loaded only by the
@@ -182,7 +183,7 @@ export default function TemperatureChart({ period, sensors, yRange, thresholdBan
         tooltip: {
           callbacks: {
             title: (items: TooltipItem<'line'>[]) => (items[0] ? slotLabel(axisPeriod, items[0].parsed.x ?? 0) : ''),
-            label: (item: TooltipItem<'line'>) => `${item.dataset.label}: ${item.parsed.y === null ? '--' : `${item.parsed.y.toFixed(1)}℃`}`,
+            label: (item: TooltipItem<'line'>) => `${item.dataset.label}: ${formatDegrees(item.parsed.y)}`,
             afterLabel: (item: TooltipItem<'line'>) => {
               const comments = sensors[item.datasetIndex]?.comments[item.dataIndex];
               return comments ? comments.map((text) => `コメント: ${text}`) : '';

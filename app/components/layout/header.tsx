@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { BellIcon, DashboardIcon, MasterIcon, SystemIcon, UserIcon } from '~/components/icons';
 import { formatDateTime, parseCompact } from '~/domain/japan-time';
 import { NOTICE_POPUP_STEP } from '~/domain/notice-schemas';
-import type { Permission } from '~/domain/roles';
+import { ACCOUNT_MENU_LINKS, HEADER_MENUS, type MenuLink, type Permission, visibleLinks, visibleMenu } from '~/domain/roles';
+import { appUrl, resourceUrl } from '~/domain/urls';
 import type { Notice } from '~/models/notices.server';
 import { PopupMenu } from './popup-menu';
 
@@ -12,54 +13,53 @@ export interface HeaderViewer {
   mailaddress1: string | null;
 }
 
+const MENU_ICONS: Record<string, React.ReactNode> = { master: <MasterIcon className="h-5 w-5" />, system: <SystemIcon className="h-5 w-5" /> };
+
 export function Header({ viewer, permissions, showDashboardLink }: { viewer: HeaderViewer; permissions: Record<Permission, boolean>; showDashboardLink: boolean }) {
   return (
     <header className="sticky top-0 z-30 flex h-14 items-center gap-2 bg-brand-900 px-4 shadow">
-      <Link to="/dashboard" className="mr-2 flex items-center gap-2 text-lg font-bold tracking-tight text-white">
+      <Link to={appUrl.dashboard} className="mr-2 flex items-center gap-2 text-lg font-bold tracking-tight text-white">
         <img src="/favicon.svg" alt="" className="h-7 w-7" />
         On-Reco
       </Link>
       {showDashboardLink && (
-        <Link to="/dashboard" className="flex items-center gap-1.5 rounded-md px-3 py-2 text-sm font-medium text-white/90 hover:bg-white/10 hover:text-white">
+        <Link to={appUrl.dashboard} className="flex items-center gap-1.5 rounded-md px-3 py-2 text-sm font-medium text-white/90 hover:bg-white/10 hover:text-white">
           <DashboardIcon className="h-5 w-5" />
           ダッシュボード
         </Link>
       )}
       <nav className="ml-auto flex items-center gap-1" aria-label="メニュー">
-        {permissions.masterMenu && (
-          <PopupLinks label="マスタ管理" icon={<MasterIcon className="h-5 w-5" />} links={[['/user/master', 'ユーザー登録'], ['/stores/store_infos/create', '新規店舗登録']]} />
-        )}
-        {permissions.systemMenu && (
-          <PopupLinks
-            label="システム管理"
-            icon={<SystemIcon className="h-5 w-5" />}
-            links={[['/company/master', '会社'], ['/storegroup/master', '店舗グループ'], ['/usergroup/master', 'ユーザーグループ']]}
-          />
-        )}
+        {visibleMenu(HEADER_MENUS, permissions).map((menu) => (
+          <PopupLinks key={menu.key} label={menu.label} icon={MENU_ICONS[menu.key]} links={menu.links} />
+        ))}
         <NotificationsPopup />
-        <AccountPopup viewer={viewer} canCreateNotice={permissions.createNotice} />
+        <AccountPopup viewer={viewer} links={visibleLinks(ACCOUNT_MENU_LINKS, permissions)} />
       </nav>
     </header>
   );
 }
 
-function PopupLinks({ label, icon, links }: { label: string; icon: React.ReactNode; links: [string, string][] }) {
+function PopupLinks({ label, icon, links }: { label: string; icon: React.ReactNode; links: readonly MenuLink[] }) {
   return (
     <PopupMenu label={label} icon={icon}>
-      {links.map(([to, text]) => (
-        <Link key={to} to={to} className="menu-item" role="menuitem">
-          {text}
-        </Link>
-      ))}
+      <MenuLinks links={links} />
     </PopupMenu>
   );
+}
+
+function MenuLinks({ links }: { links: readonly MenuLink[] }) {
+  return links.map((link) => (
+    <Link key={link.key} to={link.to} className="menu-item" role="menuitem">
+      {link.label}
+    </Link>
+  ));
 }
 
 /** The notifications popup loads the newest 10 when opened, and 10 more per "もっと見る". */
 function NotificationsPopup() {
   const fetcher = useFetcher<Notice[]>();
   const [steps, setSteps] = useState(1);
-  const load = (count: number) => fetcher.load(`/resources/notices?limit=${count * NOTICE_POPUP_STEP}`);
+  const load = (count: number) => fetcher.load(resourceUrl.notices(count * NOTICE_POPUP_STEP));
   const notices = fetcher.data ?? [];
   const maybeMore = notices.length === steps * NOTICE_POPUP_STEP;
   return (
@@ -94,25 +94,21 @@ function NotificationsPopup() {
   );
 }
 
-function AccountPopup({ viewer, canCreateNotice }: { viewer: HeaderViewer; canCreateNotice: boolean }) {
+function AccountPopup({ viewer, links }: { viewer: HeaderViewer; links: readonly MenuLink[] }) {
   return (
     <PopupMenu label={`${viewer.userName} 様`} icon={<UserIcon className="h-5 w-5" />}>
       <div className="border-b border-slate-100 px-4 py-3">
         <p className="font-semibold text-slate-800">{viewer.userName} 様</p>
         <p className="text-xs text-slate-500">{viewer.mailaddress1 ?? '--'}</p>
       </div>
-      {canCreateNotice && (
-        <Link to="/notifications/create" className="menu-item" role="menuitem">
-          お知らせ作成
-        </Link>
-      )}
-      <a href="/manuals.html" target="_blank" rel="noopener noreferrer" className="menu-item" role="menuitem">
+      <MenuLinks links={links} />
+      <a href={appUrl.manuals} target="_blank" rel="noopener noreferrer" className="menu-item" role="menuitem">
         利用規約・マニュアル
       </a>
-      <Link to="/passwords/edit" className="menu-item" role="menuitem">
+      <Link to={appUrl.passwordEdit} className="menu-item" role="menuitem">
         パスワード変更
       </Link>
-      <Form method="post" action="/logout">
+      <Form method="post" action={appUrl.logout}>
         <button type="submit" className="menu-item text-red-600" role="menuitem">
           ログアウト
         </button>

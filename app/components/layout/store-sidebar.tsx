@@ -1,21 +1,31 @@
 import { NavLink } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { ChartIcon, ChevronIcon, GearIcon, HistoryIcon, MapIcon, ReportIcon, StoreIcon, ThermometerIcon } from '~/components/icons';
+import { type Permission, storeMenu, visibleMenu } from '~/domain/roles';
 
 type Fold = 'auto' | 'open' | 'folded';
 const FOLD_KEY = 'onreco.sidebarFolded';
 
 interface SidebarProps {
   storeId: string;
-  canOpenSettings: boolean;
-  canManageStore: boolean;
+  permissions: Record<Permission, boolean>;
 }
+
+const ICONS: Record<string, typeof ChartIcon> = {
+  sensors: ThermometerIcon,
+  alertHistory: HistoryIcon,
+  graphs: ChartIcon,
+  reports: ReportIcon,
+  diagram: MapIcon,
+  settings: GearIcon,
+  management: StoreIcon,
+};
 
 /**
  * The collapsible store sidebar (192 px open, 64 px folded). It folds by itself at a window
  * width of 1024 px or less, unless the user chose otherwise; the choice is remembered.
  */
-export function StoreSidebar({ storeId, canOpenSettings, canManageStore }: SidebarProps) {
+export function StoreSidebar({ storeId, permissions }: SidebarProps) {
   const [fold, setFold] = useState<Fold>('auto');
   // The remembered choice is a browser-only preference, read once after hydration.
   // eslint-disable-next-line react-hooks/set-state-in-effect
@@ -24,14 +34,6 @@ export function StoreSidebar({ storeId, canOpenSettings, canManageStore }: Sideb
     setFold(next);
     localStorage.setItem(FOLD_KEY, next);
   };
-  const base = `/stores/${encodeURIComponent(storeId)}`;
-  const general = [
-    [`${base}/temp_managements_image`, '温度管理', ThermometerIcon, [`${base}/temp_managements_list`]],
-    [`${base}/warning_histories`, '警報履歴', HistoryIcon, []],
-    [`${base}/temp_graphs`, '温度グラフ', ChartIcon, []],
-    [`${base}/reports`, 'レポート', ReportIcon, []],
-    [`${base}/sensor_diagrams/show`, 'センサ配置図', MapIcon, []],
-  ] as const;
   const width = { auto: 'w-48 max-[1024px]:w-16', open: 'w-48', folded: 'w-16' }[fold];
   const labelClass = { auto: 'max-[1024px]:sr-only', open: '', folded: 'sr-only' }[fold];
   const isFolded = () => fold === 'folded' || (fold === 'auto' && window.matchMedia('(max-width: 1024px)').matches);
@@ -46,19 +48,14 @@ export function StoreSidebar({ storeId, canOpenSettings, canManageStore }: Sideb
         >
           <ChevronIcon className={`h-5 w-5 ${fold === 'folded' ? 'rotate-180' : fold === 'auto' ? 'max-[1024px]:rotate-180' : ''}`} />
         </button>
-        <SidebarSection title="一般" labelClass={labelClass}>
-          {general.map(([to, label, Icon, also]) => (
-            <SidebarLink key={to} to={to} label={label} icon={<Icon className="h-5 w-5 shrink-0" />} labelClass={labelClass} alsoActiveOn={also} />
-          ))}
-        </SidebarSection>
-        {(canOpenSettings || canManageStore) && (
-          <SidebarSection title="設定" labelClass={labelClass}>
-            {canOpenSettings && <SidebarLink to={`${base}/sensors/show`} label="設定" icon={<GearIcon className="h-5 w-5 shrink-0" />} labelClass={labelClass} />}
-            {canManageStore && (
-              <SidebarLink to={`${base}/master_managements`} label="店舗管理" icon={<StoreIcon className="h-5 w-5 shrink-0" />} labelClass={labelClass} />
-            )}
+        {visibleMenu(storeMenu(storeId), permissions).map((section) => (
+          <SidebarSection key={section.key} title={section.label} labelClass={labelClass}>
+            {section.links.map((link) => {
+              const Icon = ICONS[link.key];
+              return <SidebarLink key={link.key} to={link.to} label={link.label} icon={<Icon className="h-5 w-5 shrink-0" />} labelClass={labelClass} alsoActiveOn={link.alsoActiveOn} />;
+            })}
           </SidebarSection>
-        )}
+        ))}
       </div>
     </aside>
   );

@@ -5,7 +5,8 @@ import type { Language } from '~/domain/alert-codes';
 import { furnitureLabel } from '~/domain/furniture-kinds';
 import { formatDateTime, parseCompact, toCompactDate } from '~/domain/japan-time';
 import { MISSING_SIGNAL_IN_DETAIL, MISSING_TEXT, batteryLevel, displayLimit, isOverThreshold, signalLevel } from '~/domain/levels';
-import { type SensorToday, type StoreSensor, graphHref, locationLabel, popupSide, statusTexts } from '~/domain/sensor-view';
+import { type SensorToday, type StoreSensor, locationLabel, popupSide, statusTexts } from '~/domain/sensor-view';
+import { resourceUrl, sensorGraphUrl } from '~/domain/urls';
 import { Sparkline } from './sparkline';
 import { TemperatureText } from './temperature-text';
 
@@ -51,7 +52,7 @@ export function SensorPopup({ storeId, sensor, anchor, language, onClose }: { st
   }, [anchor, today.data]);
 
   useEffect(() => {
-    load(`/resources/sensor-today?store_id=${encodeURIComponent(storeId)}&equipment_id=${sensor.equipment_id}`);
+    load(resourceUrl.sensorToday(storeId, sensor.equipment_id));
   }, [load, storeId, sensor.equipment_id]);
 
   useEffect(() => {
@@ -130,7 +131,7 @@ export function SensorPopup({ storeId, sensor, anchor, language, onClose }: { st
             <dd className="tabular-nums text-slate-700">{measuredAt ? formatDateTime(measuredAt) : MISSING_TEXT}</dd>
           </dl>
           <Link
-            to={graphHref(storeId, sensor.equipment_id, day)}
+            to={sensorGraphUrl(storeId, sensor.equipment_id, day)}
             className="mt-3 block rounded-md border border-slate-200 p-2.5 hover:border-brand-500 hover:bg-brand-50"
           >
             <span className="mb-1.5 flex items-center gap-1.5 text-xs">

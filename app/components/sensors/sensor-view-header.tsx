@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
 import { Glyph, type IconProps } from '~/components/icons';
 import { BandLegend } from './band-legend';
+import { storeUrl } from '~/domain/urls';
 
 export type SensorViewKind = 'image' | 'list';
 
@@ -25,13 +26,12 @@ const ListViewIcon = (props: IconProps) => (
  * legend, and the toggle between the image view and the list view (plain links: no JS needed).
  */
 export function SensorViewHeader({ storeId, storeName, view, includeHidden, count }: { storeId: string; storeName: string; view: SensorViewKind; includeHidden: boolean; count: number }) {
-  const base = `/stores/${encodeURIComponent(storeId)}`;
   const query = includeHidden ? '?include_hidden=1' : '';
   const tab = (kind: SensorViewKind, label: string, Icon: typeof ImageViewIcon) => {
     const active = view === kind;
     return (
       <Link
-        to={`${base}/temp_managements_${kind}${query}`}
+        to={storeUrl.sensors(storeId, kind, query)}
         aria-current={active ? 'page' : undefined}
         className={`flex items-center gap-1.5 px-3 py-1.5 text-sm font-medium ${active ? 'bg-brand-600 text-white' : 'bg-white text-slate-600 hover:bg-slate-50'}`}
       >

@@ -1,4 +1,4 @@
-import { formatCelsius } from '~/domain/levels';
+import { formatTemperature } from '~/domain/format';
 import { type SparkPoint, sparkline } from '~/domain/sensor-view';
 
 /** Today's readings as a small inline SVG line (no chart library), with the limits dashed. */
@@ -12,7 +12,7 @@ export function Sparkline({ points, lower, upper, width = 256, height = 56 }: { 
   };
   return (
     <span className="block">
-      <svg viewBox={`0 0 ${width} ${height}`} width="100%" height={height} role="img" aria-label={`本日の温度推移（最新 ${formatCelsius(last.temperature)}℃）`} className="block" data-points={points.length}>
+      <svg viewBox={`0 0 ${width} ${height}`} width="100%" height={height} role="img" aria-label={`本日の温度推移（最新 ${formatTemperature(last.temperature)}℃）`} className="block" data-points={points.length}>
         <rect x="0" y="0" width={width} height={height} rx="4" fill="#f8fafc" />
         {limitLine(upper, 'upper')}
         {limitLine(lower, 'lower')}
@@ -20,7 +20,7 @@ export function Sparkline({ points, lower, upper, width = 256, height = 56 }: { 
       </svg>
       <span className="mt-0.5 flex justify-between text-[10px] tabular-nums text-slate-400" aria-hidden>
         <span>0:00</span>
-        <span>最新 {formatCelsius(last.temperature)}℃</span>
+        <span>最新 {formatTemperature(last.temperature)}℃</span>
         <span>24:00</span>
       </span>
     </span>

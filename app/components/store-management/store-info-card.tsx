@@ -4,6 +4,7 @@ import { EditIcon } from '~/components/icons';
 import { formatDate, parseCompact } from '~/domain/japan-time';
 import type { StoreInfo } from '~/models/store-management.server';
 import { WorkingStateBadge } from './working-state-badge';
+import { storeUrl } from '~/domain/urls';
 
 /** What the card shows of the store info of GET /v1/stores. */
 export type StoreInfoView = Omit<StoreInfo, 'company_id' | 'storegroup_id' | 'prefecture_id' | 'diagram_id' | 'pin_code' | 'effective_time'>;
@@ -18,7 +19,7 @@ function displayDate(compact: string | null): string {
 
 /** The store's master data with the edit button (to the store edit page, 001). */
 export function StoreInfoCard({ store }: { store: StoreInfoView }) {
-  const editHref = `/stores/${encodeURIComponent(store.store_id)}/store_infos/edit`;
+  const editHref = storeUrl.infoEdit(store.store_id);
   return (
     <section className="card" aria-labelledby="store-info-title">
       <header className="flex items-center justify-between gap-4 border-b border-slate-200 px-5 py-3">

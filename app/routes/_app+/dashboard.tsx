@@ -3,7 +3,7 @@ import { Form, useLoaderData, useNavigate, useSubmit } from '@remix-run/react';
 import { useState } from 'react';
 import { AnnouncementBar } from '~/components/announcement-bar';
 import { FilterIcon, SearchIcon, StoreStatusIcon } from '~/components/icons';
-import { Pagination } from '~/components/pagination';
+import { ListSection } from '~/components/page-kit';
 import { useLiveUpdates } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import { STORE_NAME_FILTER_SIZE, STORE_STATUS_LABELS, StoreListQuerySchema } from '~/domain/store-list';
@@ -14,6 +14,8 @@ import { requireUser } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 import { logger } from '~/services/logger.server';
 import type { AppHandle } from './_layout';
+import { ja } from '~/domain/texts/ja';
+import { storeUrl } from '~/domain/urls';
 
 export const handle: AppHandle = { hideDashboardLink: true };
 export const meta: MetaFunction = () => [{ title: 'ダッシュボード | On-Reco' }];
@@ -53,9 +55,6 @@ export default function DashboardPage() {
   const { query, list, notice } = useLoaderData<typeof loader>();
   const [filtersOpen, setFiltersOpen] = useState(hasFilters(query));
   useLiveUpdates();
-  const pageCount = Math.ceil(list.all_count / query.page_count);
-  const first = list.all_count === 0 ? 0 : (query.page_no - 1) * query.page_count + 1;
-  const last = Math.min(query.page_no * query.page_count, list.all_count);
   return (
     <>
       <AnnouncementBar notice={notice} />
@@ -76,26 +75,19 @@ export default function DashboardPage() {
           </div>
           <Filters hidden={!filtersOpen} />
         </Form>
-        <section className="card">
-          <div className="flex flex-wrap items-center gap-x-6 gap-y-2 border-b border-slate-200 px-4 py-3 text-sm">
+        <ListSection
+          total={list.all_count}
+          page={query.page_no}
+          pageSize={query.page_count}
+          summary={
             <p className="font-semibold text-red-600">
               警報発生店舗数 <span className="text-lg">{list.alert_count}</span> 件
             </p>
-            <p className="text-slate-600">全{list.all_count}件</p>
-            <p className="text-slate-500">{list.all_count > 0 ? `${first}〜${last}件を表示` : ''}</p>
-            <div className="ml-auto">
-              <Pagination page={query.page_no} pageCount={pageCount} />
-            </div>
-          </div>
-          {list.stores.length === 0 ? (
-            <p className="px-4 py-12 text-center text-sm text-slate-500">該当する検索結果はありません</p>
-          ) : (
-            <StoreRows stores={list.stores} />
-          )}
-          <div className="flex justify-end border-t border-slate-200 px-4 py-3">
-            <Pagination page={query.page_no} pageCount={pageCount} />
-          </div>
-        </section>
+          }
+          message={list.stores.length === 0 ? ja.noSearchResults : null}
+        >
+          <StoreRows stores={list.stores} />
+        </ListSection>
       </main>
     </>
   );
@@ -120,7 +112,7 @@ function StoreRows({ stores }: { stores: Loaded['list']['stores'] }) {
       </thead>
       <tbody>
         {stores.map((store) => {
-          const href = `/stores/${encodeURIComponent(store.store_id)}/temp_managements_image`;
+          const href = storeUrl.sensors(store.store_id);
           return (
             <tr key={store.store_id} className="cursor-pointer border-t border-slate-100 hover:bg-brand-50" onClick={() => navigate(href)}>
               <td className="px-4 py-2.5">

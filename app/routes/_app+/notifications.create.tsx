@@ -1,8 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json } from '@remix-run/node';
 import { Form, useActionData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
-import { FormCloseButton } from '~/components/form-close';
-import { Page } from '~/components/page';
+import { FormPage } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
 import { getDb } from '~/db/db.server';
 import { NOTICE_CONTENT_MAX, NOTICE_MESSAGES, NOTICE_TITLE_MAX, NoticeSchema } from '~/domain/notice-schemas';
@@ -10,6 +9,7 @@ import { createNotice } from '~/models/notices.server';
 import { requireRole } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 import type { AppHandle } from './_layout';
+import { appUrl } from '~/domain/urls';
 
 export const handle: AppHandle = { hideDashboardLink: true };
 export const meta: MetaFunction = () => [{ title: 'お知らせ作成 | On-Reco' }];
@@ -57,7 +57,7 @@ function NoticeForm({ initial, fields, outcome }: NoticeFormProps) {
   const [title, setTitle] = useState(initial.title);
   const [content, setContent] = useState(initial.content);
   return (
-    <Page title="お知らせ作成" narrow actions={<FormCloseButton to="/dashboard" dirty={title !== '' || content !== ''} />}>
+    <FormPage title="お知らせ作成" closeTo={appUrl.dashboard} dirty={title !== '' || content !== ''}>
       <StatusBar tone="success" message={outcome === 'success' ? NOTICE_MESSAGES.success : null} />
       <StatusBar tone="error" message={outcome === 'failure' ? NOTICE_MESSAGES.failure : null} />
       <Form method="post" className="card space-y-5 p-6" noValidate>
@@ -86,6 +86,6 @@ function NoticeForm({ initial, fields, outcome }: NoticeFormProps) {
           </button>
         </div>
       </Form>
-    </Page>
+    </FormPage>
   );
 }

@@ -1,8 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json } from '@remix-run/node';
 import { Form, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
 import { useState } from 'react';
-import { FormCloseButton } from '~/components/form-close';
-import { Page } from '~/components/page';
+import { FormPage } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
 import { getDb } from '~/db/db.server';
 import { PASSWORD_MESSAGES, PasswordChangeSchema } from '~/domain/auth-schemas';
@@ -12,6 +11,7 @@ import { logIn } from '~/services/auth.server';
 import { PasswordError, changePassword } from '~/services/passwords.server';
 import { createLoginSession } from '~/http/session.server';
 import type { AppHandle } from './_layout';
+import { appUrl, withQuery } from '~/domain/urls';
 
 export const handle: AppHandle = { hideDashboardLink: true };
 export const meta: MetaFunction = () => [{ title: 'パスワード変更 | On-Reco' }];
@@ -36,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
     throw error;
   }
   // The change revoked every token of the user: sign this browser in again with the new password.
-  return createLoginSession(await logIn(db, viewer.loginId, parsed.data.new_pass), '/passwords/edit?changed=1');
+  return createLoginSession(await logIn(db, viewer.loginId, parsed.data.new_pass), withQuery(appUrl.passwordEdit, { changed: 1 }));
 }
 
 const FIELDS = [
@@ -55,7 +55,7 @@ export default function PasswordEditPage() {
   const complete = Object.values(values).every((value) => value.length > 0);
   const dirty = Object.values(values).some((value) => value.length > 0);
   return (
-    <Page title="パスワード変更" narrow actions={<FormCloseButton to="/dashboard" dirty={dirty} />}>
+    <FormPage title="パスワード変更" closeTo={appUrl.dashboard} dirty={dirty}>
       <StatusBar tone="success" message={changed && !result ? PASSWORD_MESSAGES.success : null} />
       <StatusBar tone="error" message={result ? PASSWORD_MESSAGES.banner : null} />
       <Form method="post" className="card space-y-5 p-6" noValidate>
@@ -83,6 +83,6 @@ export default function PasswordEditPage() {
           </button>
         </div>
       </Form>
-    </Page>
+    </FormPage>
   );
 }

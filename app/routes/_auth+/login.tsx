@@ -8,19 +8,20 @@ import { consoleAuthenticator } from '~/http/access.server';
 import { LoginError } from '~/services/auth.server';
 import { createLoginSession, readSession } from '~/http/session.server';
 import { lookUpAccessToken } from '~/models/access-tokens.server';
+import { appUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'Login | On-Reco' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { token } = await readSession(request);
-  if (token && (await lookUpAccessToken(getDb(), token, new Date())).state === 'valid') throw redirect('/dashboard');
+  if (token && (await lookUpAccessToken(getDb(), token, new Date())).state === 'valid') throw redirect(appUrl.dashboard);
   return null;
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   try {
     const auth = await consoleAuthenticator(getDb()).authenticate('form', request);
-    return createLoginSession(auth, '/dashboard');
+    return createLoginSession(auth, appUrl.dashboard);
   } catch (error) {
     if (error instanceof LoginError) return json({ error: error.message }, { status: 400 });
     throw error;
@@ -50,7 +51,7 @@ export default function LoginPage() {
         </button>
       </Form>
       <p className="mt-6 text-center text-sm">
-        <Link to="/passwords/forget" className="text-brand-600 hover:underline">
+        <Link to={appUrl.passwordForget} className="text-brand-600 hover:underline">
           Forgot your password?
         </Link>
       </p>

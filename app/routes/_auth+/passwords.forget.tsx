@@ -5,6 +5,7 @@ import { getDb } from '~/db/db.server';
 import { FORGOT_PASSWORD_ERROR, PasscodeRequestSchema } from '~/domain/auth-schemas';
 import { logger } from '~/services/logger.server';
 import { issueTemporaryPassword } from '~/services/passwords.server';
+import { appUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'Forgot password | On-Reco' }];
 
@@ -19,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
     logger.child({ module: 'passwords' }).warn({ err: error }, 'temporary password not issued');
     return json({ error: FORGOT_PASSWORD_ERROR }, { status: 400 });
   }
-  return redirect('/passwords/issue');
+  return redirect(appUrl.passwordIssue);
 }
 
 export default function ForgotPasswordPage() {
@@ -39,7 +40,7 @@ export default function ForgotPasswordPage() {
         </button>
       </Form>
       <p className="mt-6 text-center text-sm">
-        <Link to="/login" className="text-brand-600 hover:underline">Login</Link>
+        <Link to={appUrl.login} className="text-brand-600 hover:underline">Login</Link>
       </p>
     </AuthCard>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isInDefrost, parseDefrostTimes } from '~/domain/defrost';
+import { defrostRangesOf, isInDefrost, parseDefrostTimes } from '~/domain/defrost';
 import { fromJapan } from '~/domain/japan-time';
 
 describe('parseDefrostTimes (def_time)', () => {
@@ -49,5 +49,18 @@ describe('isInDefrost', () => {
   it('covers the last minutes of the day with an end of 24:00', () => {
     expect(isInDefrost([{ start: 1410, end: 1440 }], jst(23, 59, 59))).toBe(true);
     expect(isInDefrost([{ start: 1410, end: 1440 }], jst(0, 0))).toBe(false);
+  });
+});
+
+describe('defrostRangesOf (stored sensors.def_time)', () => {
+  it('reads a stored list as its sorted ranges', () => {
+    expect(defrostRangesOf([{ start: '14:00', end: '14:30' }, { start: '02:00', end: '02:30' }])).toEqual([{ start: 120, end: 150 }, { start: 840, end: 870 }]);
+  });
+
+  it('reads nothing, null and a malformed stored value as no defrost', () => {
+    expect(defrostRangesOf(null)).toEqual([]);
+    expect(defrostRangesOf(undefined)).toEqual([]);
+    expect(defrostRangesOf([{ start: '03:00', end: '02:00' }])).toEqual([]);
+    expect(defrostRangesOf([{ start: 'x', end: '02:00' }])).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BANDS, batteryLevel, colourBand, displayLimit, displayTemperature, formatCelsius, isOverThreshold, MISSING_SIGNAL_IN_DETAIL, MISSING_SIGNAL_IN_LISTS, signalLevel } from '~/domain/levels';
+import { BANDS, batteryLevel, colourBand, displayLimit, displayTemperature, isOverThreshold, MISSING_SIGNAL_IN_DETAIL, MISSING_SIGNAL_IN_LISTS, signalLevel } from '~/domain/levels';
 
 describe('signalLevel (000 §9)', () => {
   it.each([
@@ -81,7 +81,7 @@ describe('displayTemperature (000 §3)', () => {
   it('writes values with one decimal and ℃', () => {
     expect(displayTemperature(4)).toEqual({ text: '4.0', unit: '℃', tone: 'value' });
     expect(displayTemperature(-18.25)).toMatchObject({ text: '-18.3' });
-    expect(formatCelsius(-0.04)).toBe('0.0');
+    expect(displayTemperature(-0.04)).toMatchObject({ text: '0.0' });
   });
 
   it('shows ERROR in the error style, DEF without a unit and -- when missing', () => {

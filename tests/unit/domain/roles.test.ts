@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { can, menuPermissions, roleOf, seesAllStores } from '~/domain/roles';
+import { ACCOUNT_MENU_LINKS, can, HEADER_MENUS, menuPermissions, roleOf, seesAllStores, storeMenu, visibleLinks, visibleMenu } from '~/domain/roles';
 
 describe('roles (000 §6 / 001 §6)', () => {
   it('maps authorities to roles', () => {
@@ -25,5 +25,16 @@ describe('roles (000 §6 / 001 §6)', () => {
     expect([1, 5, 10].map(seesAllStores)).toEqual([true, true, true]);
     expect([20, 30, 101].map(seesAllStores)).toEqual([false, false, false]);
     expect(can(101, 'editDiagram')).toBe(false);
+  });
+
+  it('builds the header and sidebar menus from the same table', () => {
+    const labels = (authority: number) => visibleMenu(storeMenu('S001'), menuPermissions(authority)).map((section) => section.links.map((link) => link.label));
+    expect(labels(101)).toEqual([['温度管理', '警報履歴', '温度グラフ', 'レポート', 'センサ配置図']]);
+    expect(labels(20)[1]).toEqual(['設定']);
+    expect(labels(10)[1]).toEqual(['設定', '店舗管理']);
+    expect(visibleMenu(HEADER_MENUS, menuPermissions(10))).toEqual([]);
+    expect(visibleMenu(HEADER_MENUS, menuPermissions(30)).map((menu) => menu.label)).toEqual(['マスタ管理']);
+    expect(visibleMenu(HEADER_MENUS, menuPermissions(1)).map((menu) => menu.label)).toEqual(['マスタ管理', 'システム管理']);
+    expect(visibleLinks(ACCOUNT_MENU_LINKS, menuPermissions(20))).toEqual([]);
   });
 });

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { AlertCode } from '~/domain/alert-codes';
 import {
   type StoreSensor,
-  graphHref,
   locationLabel,
   mostImportantAlert,
   nextSort,
@@ -147,10 +146,6 @@ describe('popup side (000 §4)', () => {
     expect(popupSide(699, 1000)).toBe('right'); // 301
     expect(popupSide(700, 1000)).toBe('left'); // exactly 300
     expect(popupSide(950, 1000)).toBe('left');
-  });
-
-  it('links the graph with equipment_id and start_date', () => {
-    expect(graphHref('S 1', 7, '20261121')).toBe('/stores/S%201/temp_graphs?equipment_id=7&start_date=20261121');
   });
 });
 

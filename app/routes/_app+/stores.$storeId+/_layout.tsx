@@ -2,7 +2,8 @@ import { type LoaderFunctionArgs, json, redirect } from '@remix-run/node';
 import { Outlet, useLoaderData } from '@remix-run/react';
 import { StoreSidebar } from '~/components/layout/store-sidebar';
 import { getDb } from '~/db/db.server';
-import { can } from '~/domain/roles';
+import { menuPermissions } from '~/domain/roles';
+import { appUrl } from '~/domain/urls';
 import { getStoreHeader } from '~/models/stores.server';
 import { requireUser } from '~/http/access.server';
 
@@ -11,19 +12,18 @@ import { requireUser } from '~/http/access.server';
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const store = await getStoreHeader(getDb(), viewer, params.storeId ?? '');
-  if (!store) throw redirect('/not_found');
+  if (!store) throw redirect(appUrl.notFound);
   return json({
     store,
-    canOpenSettings: can(viewer.authority, 'storeSettings'),
-    canManageStore: can(viewer.authority, 'storeManagement'),
+    permissions: menuPermissions(viewer.authority),
   });
 }
 
 export default function StoreLayout() {
-  const { store, canOpenSettings, canManageStore } = useLoaderData<typeof loader>();
+  const { store, permissions } = useLoaderData<typeof loader>();
   return (
     <div className="flex flex-1">
-      <StoreSidebar storeId={store.storeId} canOpenSettings={canOpenSettings} canManageStore={canManageStore} />
+      <StoreSidebar storeId={store.storeId} permissions={permissions} />
       <div className="min-w-0 flex-1">
         <Outlet />
       </div>

@@ -14,6 +14,7 @@ import { getStoreInfo } from '~/models/store-management.server';
 import { requireRole, requireStoreAccess } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 import { type StoreWriteFailure, exchangeGateway, getOrIssuePin, reissuePin, removeGateway } from '~/services/store-gateway.server';
+import { appUrl } from '~/domain/urls';
 
 // /stores/{store_id}/master_managements (000 §2 Store management): the store's info with the
 // edit button, the gateway PIN with reissue, gateway exchange and removal. Administrators and
@@ -26,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const db = getDb();
   // Scoped by the viewer: null for a store that does not exist or is not theirs.
   const store = await getStoreInfo(db, viewer, params.storeId ?? '');
-  if (!store) throw redirect('/not_found');
+  if (!store) throw redirect(appUrl.notFound);
   const pin = await getOrIssuePin(db, viewer, store.store_id, new Date());
   return json({
     store,

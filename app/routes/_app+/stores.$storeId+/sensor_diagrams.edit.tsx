@@ -1,9 +1,10 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
-import { useActionData, useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { DiagramSettings } from '~/components/diagram/diagram-settings';
 import { DiagramDropZone } from '~/components/diagram/diagram-upload';
 import { PlacementEditor } from '~/components/diagram/placement-editor';
 import { FormCloseButton } from '~/components/form-close';
+import { StorePageHeader } from '~/components/page-kit';
 import { getDb } from '~/db/db.server';
 import { DIAGRAM_MESSAGES, DiagramEditQuerySchema, PositionsFieldSchema, ReflectDiagramSchema } from '~/domain/diagram';
 import { getStoreDiagram, getUsableDiagram, listDiagramSensors, listUsableDiagrams } from '~/models/diagrams.server';
@@ -11,11 +12,10 @@ import { createDiagrams, placeSensorsOnDiagram, setStoreDiagram } from '~/servic
 import { requireRole, requireStoreAccess } from '~/http/access.server';
 import { fieldErrors, searchParamsOf } from '~/http/api.server';
 import { readDiagramUpload, uploadFailureMessage } from '~/http/diagram-files.server';
-import type { loader as storeLoader } from './_layout';
+import { appUrl, storeUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'センサ配置図の編集 | On-Reco' }];
 
-const editPath = (storeId: string) => `/stores/${encodeURIComponent(storeId)}/sensor_diagrams/edit`;
 
 // /stores/{store_id}/sensor_diagrams/edit[?diagram_id]: the placement editor (000 §2), for
 // non-store users. Without a diagram (none set, or diagram_id=0) it is the upload screen.
@@ -33,7 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listDiagramSensors(db, viewer, storeId),
     requested ? getUsableDiagram(db, viewer, storeId, requested) : null,
   ]);
-  if (requested && !chosen) throw redirect('/not_found');
+  if (requested && !chosen) throw redirect(appUrl.notFound);
   const diagram = requested === undefined ? storeDiagram : chosen;
   return json({
     storeId,
@@ -60,8 +60,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const origin: Origin = upload.fields.origin === 'modal' ? 'modal' : 'screen';
     if (!upload.ok) return failed({ intent: 'upload', message: uploadFailureMessage(upload), origin }, upload.status);
     const created = await createDiagrams(db, viewer, storeId, upload.files, { setAsStoreDiagram: true });
-    if (!created) throw redirect('/not_found');
-    return redirect(`${editPath(storeId)}?diagram_id=${created[created.length - 1].diagram_id}`);
+    if (!created) throw redirect(appUrl.notFound);
+    return redirect(storeUrl.diagramEdit(storeId, created[created.length - 1].diagram_id));
   }
 
   const form = Object.fromEntries(await request.formData());
@@ -69,7 +69,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const parsed = ReflectDiagramSchema.safeParse(form);
     const result = parsed.success ? await setStoreDiagram(db, viewer, storeId, parsed.data.diagram_id) : 'diagram_not_found';
     if (!parsed.success || result !== 'ok') return failed({ intent: 'setDiagram', message: DIAGRAM_MESSAGES.reflectFailed, origin: 'modal' }, parsed.success ? 404 : 400);
-    return redirect(`${editPath(storeId)}?diagram_id=${parsed.data.diagram_id}`);
+    return redirect(storeUrl.diagramEdit(storeId, parsed.data.diagram_id));
   }
 
   if (form.intent === 'positions') {
@@ -87,26 +87,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function DiagramEditPage() {
   const { storeId, diagram, diagrams, sensors } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const store = useRouteLoaderData<typeof storeLoader>('routes/_app+/stores.$storeId+/_layout')?.store;
-  const base = `/stores/${encodeURIComponent(storeId)}`;
   const errorFrom = (origin: Origin) => (result && !result.ok && result.intent !== 'positions' && result.origin === origin ? (result.message ?? DIAGRAM_MESSAGES.uploadFailed) : null);
   const settings = (
     <DiagramSettings key={diagram?.diagramId ?? 'none'} diagrams={diagrams} currentDiagramId={diagram?.diagramId ?? null} error={errorFrom('modal')} initiallyOpen={errorFrom('modal') !== null} />
   );
   return (
     <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
-      <div className="mb-4 flex items-end justify-between gap-3">
-        <div>
-          {store && <p className="text-sm text-slate-500">{store.storeName}</p>}
-          <h1 className="text-xl font-bold text-slate-800">センサ配置図の編集</h1>
-        </div>
+      <StorePageHeader title="センサ配置図の編集">
         {!diagram && (
           <div className="flex items-center gap-1">
             {settings}
-            <FormCloseButton to={`${base}/master_managements`} dirty={false} />
+            <FormCloseButton to={storeUrl.management(storeId)} dirty={false} />
           </div>
         )}
-      </div>
+      </StorePageHeader>
       {diagram ? (
         <PlacementEditor
           key={diagram.diagramId}
@@ -115,7 +109,7 @@ export default function DiagramEditPage() {
           actions={
             <div className="flex items-center gap-1">
               {settings}
-              <FormCloseButton to={`${base}/sensors/show?tab=diagram`} />
+              <FormCloseButton to={storeUrl.sensorSettings(storeId, { tab: 'diagram' })} />
             </div>
           }
         />

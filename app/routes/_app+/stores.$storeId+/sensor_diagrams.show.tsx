@@ -1,12 +1,13 @@
 import { type LoaderFunctionArgs, type MetaFunction, json } from '@remix-run/node';
-import { useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
 import { DiagramNotRegistered, StoreDiagramView } from '~/components/diagram/diagram-viewer';
+import { StorePage } from '~/components/page-kit';
 import { useLiveUpdates } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import { can } from '~/domain/roles';
 import { getStoreDiagram, listDiagramSensors } from '~/models/diagrams.server';
 import { requireStoreAccess, requireUser } from '~/http/access.server';
-import type { loader as storeLoader } from './_layout';
+import { storeUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'センサ配置図 | On-Reco' }];
 
@@ -23,16 +24,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export default function StoreDiagramPage() {
   const { storeId, diagram, sensors, canEdit } = useLoaderData<typeof loader>();
-  const store = useRouteLoaderData<typeof storeLoader>('routes/_app+/stores.$storeId+/_layout')?.store;
   useLiveUpdates(storeId);
-  const editHref = canEdit ? `/stores/${encodeURIComponent(storeId)}/sensor_diagrams/edit` : null;
+  const editHref = canEdit ? storeUrl.diagramEdit(storeId) : null;
   return (
-    <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
-      <div className="mb-4">
-        {store && <p className="text-sm text-slate-500">{store.storeName}</p>}
-        <h1 className="text-xl font-bold text-slate-800">センサ配置図</h1>
-      </div>
+    <StorePage title="センサ配置図">
       {diagram ? <StoreDiagramView diagram={diagram} sensors={sensors} editHref={editHref} /> : <DiagramNotRegistered registerHref={editHref} />}
-    </main>
+    </StorePage>
   );
 }

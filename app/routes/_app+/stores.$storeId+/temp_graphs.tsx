@@ -1,7 +1,8 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
-import { Link, useLoaderData, useRevalidator, useRouteLoaderData } from '@remix-run/react';
+import { Link, useLoaderData, useRevalidator } from '@remix-run/react';
 import { useEffect, useRef } from 'react';
 import { GraphPanel } from '~/components/graphs/graph-panel';
+import { StorePage } from '~/components/page-kit';
 import { getDb } from '~/db/db.server';
 import { GRAPH_MAX_PANELS, GRAPH_REFRESH_MS, GRAPH_TEXTS, addPanel, panelsSearch, parsePanels } from '~/domain/graph';
 import { MeasurementCommentSchema } from '~/domain/graph-schemas';
@@ -10,7 +11,7 @@ import { listGraphSensors, loadGraphPanel, saveMeasurementComment } from '~/mode
 import { requireStoreAccess, requireUser } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
-import type { loader as storeLoader } from './_layout';
+import { appUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: '温度グラフ | On-Reco' }];
 
@@ -23,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireStoreAccess(viewer, storeId);
   const db = getDb();
   const sensors = await listGraphSensors(db, viewer, storeId);
-  if (!sensors) throw redirect('/not_found');
+  if (!sensors) throw redirect(appUrl.notFound);
   const today = toCompactDate(new Date());
   const states = parsePanels(new URL(request.url).searchParams, today);
   const schedules = await loadAlertStopSchedules(db, storeId);
@@ -55,18 +56,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function TemperatureGraphsPage() {
   const { storeId, states, sensors, panels, today } = useLoaderData<typeof loader>();
-  const store = useRouteLoaderData<typeof storeLoader>('routes/_app+/stores.$storeId+/_layout')?.store;
   useRefresh();
   const full = states.length >= GRAPH_MAX_PANELS;
   return (
-    <main className="mx-auto w-full max-w-[1400px] flex-1 px-4 py-6 sm:px-6">
-      <div className="mb-5 flex flex-wrap items-end justify-between gap-4">
-        <div>
-          {store && <p className="text-sm font-medium text-slate-500">{store.storeName}</p>}
-          <h1 className="text-xl font-bold text-slate-800">{GRAPH_TEXTS.title}</h1>
-        </div>
-        {/* 000 §2: "＋" adds a panel and is ignored once there are two. */}
-        {full ? (
+    <StorePage
+      title={GRAPH_TEXTS.title}
+      wide
+      actions={
+        // 000 §2: "＋" adds a panel and is ignored once there are two.
+        full ? (
           <button type="button" className="btn-secondary h-10 w-10 px-0 text-lg text-slate-400" aria-label={GRAPH_TEXTS.addPanel} title={GRAPH_TEXTS.panelLimit} data-panels={states.length}>
             ＋
           </button>
@@ -81,8 +79,9 @@ export default function TemperatureGraphsPage() {
           >
             ＋
           </Link>
-        )}
-      </div>
+        )
+      }
+    >
       {sensors.length === 0 ? (
         <p className="card px-4 py-12 text-center text-sm text-slate-500">{GRAPH_TEXTS.noSensor}</p>
       ) : (
@@ -92,7 +91,7 @@ export default function TemperatureGraphsPage() {
           ))}
         </div>
       )}
-    </main>
+    </StorePage>
   );
 }
 

@@ -7,6 +7,7 @@ import { SensorViewQuerySchema } from '~/domain/sensor-schemas';
 import { listStoreSensors } from '~/models/sensors.server';
 import { requireUser } from '~/http/access.server';
 import { searchParamsOf } from '~/http/api.server';
+import { appUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'センサ一覧 | On-Reco' }];
 
@@ -17,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const { include_hidden } = SensorViewQuerySchema.parse(searchParamsOf(request));
   const store = await listStoreSensors(getDb(), viewer, { storeId: params.storeId ?? '', includeHidden: include_hidden });
-  if (!store) throw redirect('/not_found');
+  if (!store) throw redirect(appUrl.notFound);
   return json({ store, includeHidden: include_hidden, language: viewer.language });
 }
 

@@ -8,6 +8,7 @@ import { sortSensors } from '~/domain/sensor-view';
 import { listStoreSensors } from '~/models/sensors.server';
 import { requireUser } from '~/http/access.server';
 import { searchParamsOf } from '~/http/api.server';
+import { appUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'センサ一覧 | On-Reco' }];
 
@@ -18,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const query = SensorListQuerySchema.parse(searchParamsOf(request));
   const store = await listStoreSensors(getDb(), viewer, { storeId: params.storeId ?? '', includeHidden: query.include_hidden });
-  if (!store) throw redirect('/not_found');
+  if (!store) throw redirect(appUrl.notFound);
   return json({ store: { ...store, sensors: sortSensors(store.sensors, query.sort, query.order) }, sort: { key: query.sort, direction: query.order }, includeHidden: query.include_hidden, language: viewer.language });
 }
 

@@ -1,12 +1,12 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
-import { useActionData, useLoaderData, useLocation, useRouteLoaderData, useSearchParams } from '@remix-run/react';
+import { useActionData, useLoaderData, useLocation, useSearchParams } from '@remix-run/react';
 import { CategoryMenu } from '~/components/alert-history/category-menu';
 import { CsvDownloadButton } from '~/components/alert-history/csv-download';
 import { DateRangeForm } from '~/components/alert-history/date-range-form';
 import { HistoryTable } from '~/components/alert-history/history-table';
 import { searchWith } from '~/components/alert-history/links';
 import { MessageDialog, StopDialog } from '~/components/alert-history/stop-dialog';
-import { Pagination } from '~/components/pagination';
+import { ListSection, StorePage } from '~/components/page-kit';
 import { useLiveUpdates } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import {
@@ -23,7 +23,7 @@ import { listAlertHistory, listMenuSensors, resolvePageFilter } from '~/models/a
 import { requireStoreAccess, requireUser } from '~/http/access.server';
 import { stopActiveAlert } from '~/services/alert-stop.server';
 import { fieldErrors } from '~/http/api.server';
-import type { loader as storeLoader } from './_layout';
+import { storeUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: '警報履歴 | On-Reco' }];
 
@@ -93,51 +93,28 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function WarningHistoriesPage() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const store = useRouteLoaderData<typeof storeLoader>('routes/_app+/stores.$storeId+/_layout')?.store;
   const [searchParams] = useSearchParams();
   const location = useLocation();
   useLiveUpdates(data.storeId);
   const list = data.list;
-  const pageCount = list ? Math.ceil(list.allCount / ALERT_HISTORY_PAGE_SIZE) : 0;
-  const first = list && list.allCount > 0 ? (data.pageNo - 1) * ALERT_HISTORY_PAGE_SIZE + 1 : 0;
-  const last = list ? Math.min(data.pageNo * ALERT_HISTORY_PAGE_SIZE, list.allCount) : 0;
   const closeHref = `${location.pathname}${searchWith(searchParams, { stop: null })}`;
-  const csvHref = `/stores/${encodeURIComponent(data.storeId)}/warning_histories.csv${searchWith(searchParams, { stop: null, page_no: null }).replace(/^\?$/, '')}`;
+  const csvHref = storeUrl.alertHistoryCsv(data.storeId, searchWith(searchParams, { stop: null, page_no: null }));
   const stopRow = data.stop !== null ? list?.rows.find((row) => row.id === data.stop && row.stoppable) : undefined;
   const failure = result && !result.ok ? result.message : null;
   return (
-    <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
-      <div className="mb-5 flex flex-wrap items-end justify-between gap-4">
-        <div>
-          {store && <p className="text-sm font-medium text-slate-500">{store.storeName}</p>}
-          <h1 className="text-xl font-bold text-slate-800">警報履歴</h1>
-        </div>
-        <CsvDownloadButton href={csvHref} />
-      </div>
+    <StorePage title="警報履歴" actions={<CsvDownloadButton href={csvHref} />}>
       <div className="flex flex-col-reverse gap-4 lg:flex-row lg:items-start">
         <div className="min-w-0 flex-1">
           <DateRangeForm key={`${data.startDate}-${data.endDate}`} startDate={data.startDate} endDate={data.endDate} selection={data.selection} errors={data.errors} />
-          <section className="card" aria-label="警報履歴一覧">
-            <div className="flex flex-wrap items-center gap-x-6 gap-y-2 border-b border-slate-200 px-4 py-3 text-sm">
-              {list && <p className="text-slate-600">全{list.allCount}件</p>}
-              <p className="text-slate-500">{list && list.allCount > 0 ? `${first}〜${last}件を表示` : ''}</p>
-              <div className="ml-auto">
-                <Pagination page={data.pageNo} pageCount={pageCount} />
-              </div>
-            </div>
-            {!list ? (
-              <p className="px-4 py-12 text-center text-sm text-slate-500">期間を正しく指定してください</p>
-            ) : list.rows.length === 0 ? (
-              <p className="px-4 py-12 text-center text-sm text-slate-500">{ALERT_HISTORY_MESSAGES.noRows}</p>
-            ) : (
-              <HistoryTable rows={list.rows} />
-            )}
-            {pageCount > 1 && (
-              <div className="flex justify-end border-t border-slate-200 px-4 py-3">
-                <Pagination page={data.pageNo} pageCount={pageCount} />
-              </div>
-            )}
-          </section>
+          <ListSection
+            label="警報履歴一覧"
+            total={list ? list.allCount : null}
+            page={data.pageNo}
+            pageSize={ALERT_HISTORY_PAGE_SIZE}
+            message={!list ? '期間を正しく指定してください' : list.rows.length === 0 ? ALERT_HISTORY_MESSAGES.noRows : null}
+          >
+            {list && <HistoryTable rows={list.rows} />}
+          </ListSection>
         </div>
         <aside className="w-full shrink-0 lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:w-48 lg:overflow-y-auto xl:w-56">
           <CategoryMenu categories={data.categories} selection={data.selection} />
@@ -156,6 +133,6 @@ export default function WarningHistoriesPage() {
           />
         )
       )}
-    </main>
+    </StorePage>
   );
 }

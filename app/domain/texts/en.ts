@@ -1,0 +1,55 @@
+// The English texts (mails and messages of users whose language is US). Same keys as ja.ts:
+// the type makes a missing or extra key a compile error.
+import type { PasswordMailFacts, Texts } from './ja';
+
+export const en: Texts = {
+  alerts: {
+    OE00000001: 'Upper temperature limit exceeded',
+    OE00000002: 'Lower temperature limit exceeded',
+    OE00000003: 'Battery low',
+    OE00000004: 'Sensor error: temperature cannot be taken',
+    OE00000005: 'No communication for a long time',
+  },
+  confirmedAlerts: {
+    OE00000001: 'Temperature abnormal (above upper limit)',
+    OE00000002: 'Temperature abnormal (below lower limit)',
+  },
+  gatewayDown: 'No communication with the gateway for a long time',
+  noAlert: 'No alerts at the moment',
+
+  alertMail: {
+    kinds: { open: 'Alert', renotify: 'Alert continues (reminder)', recover: 'Recovered' },
+    subjectPrefix: '[On-Reco]',
+    store: 'Store:       ',
+    sensor: 'Sensor:      ',
+    temperature: 'Temperature: ',
+    limits: 'Limits:      ',
+    time: (at: string) => `Time:        ${at} (Japan time)`,
+    graph: 'Graph: ',
+    footer: 'This mail was sent by On-Reco automatically.',
+  },
+
+  temporaryPasswordMail: (f: PasswordMailFacts) => ({
+    subject: '[On-Reco] Temporary password',
+    text: `${f.userName},\n\nA temporary password was issued for your On-Reco account (${f.loginId}).\n\n  Temporary password: ${f.password}\n  Valid until: ${f.validUntil} (Japan time)\n\nSign in with it and change your password.\nIf you did not ask for it, ignore this mail: your password is unchanged.\n`,
+  }),
+
+  storeStatus: { 0: 'Not connected', 1: 'Stopped', 2: 'Operating', 3: 'Alerting' },
+  workingState: { null: 'No working state', 0: 'Waiting for first communication', 1: 'Operating', 2: 'Removed' },
+
+  buttons: {
+    close: 'Close',
+    cancel: 'Cancel',
+    save: 'Save',
+    ok: 'OK',
+  },
+  discardDialog: {
+    title: 'Discard your changes?',
+    message: 'The data being edited will not be saved.',
+    keepEditing: 'Keep editing',
+    discard: 'Discard',
+  },
+  listTotal: (total: number) => `${total} in all`,
+  listRange: (first: number, last: number) => `showing ${first} to ${last}`,
+  noSearchResults: 'No results',
+};

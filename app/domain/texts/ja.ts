@@ -1,0 +1,71 @@
+// The Japanese texts (the console's language, and the mails of users whose language is JP).
+// en.ts has the same keys (its type is this object's); screens move their strings here as
+// they are touched. Texts that take values are functions of those values.
+
+/** The values of the temporary password mail. */
+export interface PasswordMailFacts {
+  userName: string;
+  loginId: string;
+  password: string;
+  /** YYYY/MM/DD HH:mm, Japan time. */
+  validUntil: string;
+}
+
+export const ja = {
+  /** 000 §8: a sensor alert at status 1 (guard time running), and the confirmed (status 2) wording of temperature alerts. */
+  alerts: {
+    OE00000001: '上限温度超過',
+    OE00000002: '下限温度超過',
+    OE00000003: '電池残量低下',
+    OE00000004: 'センサ異常（温度が取得できません）',
+    OE00000005: '長時間通信がありません',
+  },
+  confirmedAlerts: {
+    OE00000001: '温度異常（上限超過）',
+    OE00000002: '温度異常（下限超過）',
+  },
+  gatewayDown: 'ゲートウェイと長時間通信がありません',
+  noAlert: '現在警報はありません',
+
+  alertMail: {
+    kinds: { open: '警報発生', renotify: '警報継続（再通知）', recover: '警報復旧' },
+    subjectPrefix: '[On-Reco]',
+    store: '店舗:     ',
+    sensor: 'センサ:   ',
+    temperature: '温度:     ',
+    limits: '上下限値: ',
+    time: (at: string) => `日時:     ${at}`,
+    graph: '温度グラフ: ',
+    footer: 'このメールは On-Reco から自動送信されています。',
+  },
+
+  temporaryPasswordMail: (f: PasswordMailFacts) => ({
+    subject: '【On-Reco】仮パスワードの発行',
+    text: `${f.userName} 様\n\nOn-Reco アカウント（${f.loginId}）の仮パスワードを発行しました。\n\n  仮パスワード: ${f.password}\n  有効期限: ${f.validUntil}\n\nこの仮パスワードでログインし、パスワードを変更して下さい。\nお心当たりのない場合はこのメールを破棄して下さい。現在のパスワードは変更されていません。\n`,
+  }),
+
+  /** Store status (000 §3): the dashboard's icon titles. */
+  storeStatus: { 0: '未接続', 1: '停止中', 2: '稼働中', 3: '警報発生中' } as Record<number, string>,
+  /** Store working state (001 §3); `null` when the store has none. */
+  workingState: { null: '稼働情報なし', 0: '初回通信待ち', 1: '稼働中', 2: '撤去' } as Record<string, string>,
+
+  buttons: {
+    close: '閉じる',
+    cancel: 'キャンセル',
+    save: '保存',
+    ok: 'OK',
+  },
+  discardDialog: {
+    title: '変更を破棄しますか？',
+    message: '編集中のデータは保存されません。',
+    keepEditing: '編集を続ける',
+    discard: 'データを破棄',
+  },
+  /** A list page's count (001 §2: the total, and the rows shown from N to M). */
+  listTotal: (total: number) => `全${total}件`,
+  listRange: (first: number, last: number) => `${first}〜${last}件を表示`,
+  /** An empty search result (001 §2). */
+  noSearchResults: '該当する検索結果はありません',
+};
+
+export type Texts = typeof ja;
