@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,19 +22,20 @@ export const CONSOLE_SERVER_BUILD = path.join(ROOT, CONSOLE_BUILD_DIR, 'build/in
 
 /** Builds the console unless the build on disk was made from the sources as they are now. */
 export async function ensureConsoleBuild(): Promise<string> {
-  await withLock(() => {
+  await withLock(async () => {
     const hash = sourcesHash();
     if (existsSync(CONSOLE_SERVER_BUILD) && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === hash) return;
     rmSync(path.join(ROOT, CONSOLE_BUILD_DIR), { recursive: true, force: true });
     const started = performance.now();
     // vitest sets NODE_ENV=test, under which remix builds a dev React (jsxDEV) that the
     // production server cannot run: the build is a production one, like the server serving it.
-    const build = spawnSync(path.join(ROOT, 'node_modules/.bin/remix'), ['build'], {
+    const build = spawn(path.join(ROOT, 'node_modules/.bin/remix'), ['build'], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, NODE_ENV: 'production', ONRECO_BUILD_DIR: CONSOLE_BUILD_DIR },
     });
-    if (build.status !== 0) throw new Error(`remix build failed (exit ${build.status})`);
+    const code = await new Promise<number | null>((resolve, reject) => build.once('error', reject).once('close', resolve));
+    if (code !== 0) throw new Error(`remix build failed (exit ${code})`);
     writeFileSync(STAMP, hash);
     console.log(`[console build] built into ${CONSOLE_BUILD_DIR} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   });
@@ -58,7 +59,7 @@ export function sourcesHash(): string {
 }
 
 /** Runs `work` holding a lock directory shared by every process of this checkout. */
-async function withLock(work: () => void): Promise<void> {
+async function withLock(work: () => Promise<void>): Promise<void> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   mkdirSync(path.dirname(LOCK), { recursive: true });
   for (;;) {
@@ -77,7 +78,7 @@ async function withLock(work: () => void): Promise<void> {
   }
   try {
     writeFileSync(path.join(LOCK, 'pid'), String(process.pid));
-    work();
+    await work();
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }
