@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // The production build of the console that the tests serve (the api project's simulator test,
 // the e2e project, the benches). It is the tests' own: built into .cache/test-console, never into
@@ -9,7 +10,7 @@ import path from 'node:path';
 // of a run, whichever starts first (the others wait on the lock), so no test depends on another's
 // build or on the order the projects run in.
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Relative to the root: remix-serve, run from the root, serves the assets from there. */
 export const CONSOLE_BUILD_DIR = '.cache/test-console';
 const SOURCES = ['app', 'gateway/protocol.ts', 'remix.config.js', 'tailwind.config.ts', 'postcss.config.js', 'tsconfig.json', 'package-lock.json'];
