@@ -1,7 +1,12 @@
 import { flatRoutes } from 'remix-flat-routes';
 
+// The tests build a console of their own into ONRECO_BUILD_DIR (tests/support/console-build.ts),
+// so that they never serve, nor overwrite, the build/ of `npm start`.
+const outputDir = process.env.ONRECO_BUILD_DIR;
+
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
+  ...(outputDir ? { serverBuildPath: `${outputDir}/build/index.js`, assetsBuildDirectory: `${outputDir}/public/build` } : {}),
   // Routes are grouped by area in `+` folders (remix-flat-routes, as the Epic Stack does):
   // _app+/ the signed-in console, _auth+/ the sign-in pages, on-reco+/ the REST API,
   // resources+/ the console's own data endpoints. docs/architecture.md has the map.

@@ -7,7 +7,8 @@ export default defineConfig({
   resolve: { alias },
   test: {
     projects: [
-      { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      // Generous: the unit project runs beside the type-check and the lint on 2 cores (npm test).
+      { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], testTimeout: 20_000 } },
       {
         resolve: { alias },
         test: {

@@ -1,35 +1,11 @@
-// The gateway API of DESIGN.md ("The gateway protocol"), and nothing else.
+// The client of the gateway API (DESIGN.md "The gateway protocol", whose wire format is
+// protocol.ts), and nothing else.
 import http from 'node:http';
 import https from 'node:https';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { parseRetryAfter } from './backoff';
-
-export const API_PREFIX = '/on-reco/v1/gateway';
-
-/** A reading as the protocol carries it. */
-export interface WireReading {
-  serial_no: string;
-  measured_at: string;
-  temperature: number | null;
-  error: boolean;
-  battery: number | null;
-  receive_sensitivity: number | null;
-}
-
-export const ReadingsAnswerSchema = z.object({
-  accepted: z.number().int().min(0),
-  duplicates: z.number().int().min(0),
-  rejected: z.array(z.object({ index: z.number().int().min(0), reason: z.string().optional().default('') })).default([]),
-});
-export type ReadingsAnswer = z.infer<typeof ReadingsAnswerSchema>;
-
-const PairAnswerSchema = z.object({
-  gateway_token: z.string().min(1),
-  store_id: z.union([z.string(), z.number()]).transform(String),
-});
-
-const ErrorBodySchema = z.object({ error: z.string(), error_description: z.string().optional() });
+import { ErrorAnswerSchema, GATEWAY_API_PREFIX, PairAnswerSchema, ReadingsAnswerSchema, type ReadingsAnswer, type ReadingsRequest, type WireReading } from './protocol';
 
 /** Why a call did not get a usable answer. */
 export type ApiFailure =
@@ -108,7 +84,7 @@ export class ApiClient {
   }
 
   async postReadings(readings: WireReading[], bufferOverflow: boolean): Promise<ApiResult<ReadingsAnswer>> {
-    const body: { readings: WireReading[]; buffer_overflow?: boolean } = { readings };
+    const body: ReadingsRequest = { readings };
     if (bufferOverflow) body.buffer_overflow = true;
     const res = await this.request('POST', '/readings', { json: body, gzip: true });
     if (!res.ok) return res;
@@ -172,12 +148,12 @@ export class ApiClient {
 }
 
 export function endpoint(server: string, route: string): string {
-  return server.replace(/\/+$/, '') + API_PREFIX + route;
+  return server.replace(/\/+$/, '') + GATEWAY_API_PREFIX + route;
 }
 
 function errorMessage(text: string): string {
   try {
-    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
+    const parsed = ErrorAnswerSchema.safeParse(JSON.parse(text));
     if (parsed.success) {
       return parsed.data.error_description ? `${parsed.data.error}: ${parsed.data.error_description}` : parsed.data.error;
     }

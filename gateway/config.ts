@@ -3,6 +3,7 @@
 // (ONRECO_GATEWAY_<UPPER_SNAKE_KEY>) <- command-line flags (--kebab-key).
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { MAX_READINGS_PER_BATCH } from './protocol';
 
 const booleanish = z.preprocess((v) => {
   if (typeof v !== 'string') return v;
@@ -30,7 +31,7 @@ export const GatewayConfigSchema = z
     simulateSpeed: z.coerce.number().positive().max(3600).default(1).describe('simulate: simulated seconds per real second'),
     closeGraceSeconds: int(0, 30).default(2).describe('live sources: how long after its end an interval is closed'),
     configRefreshSeconds: int(10).default(600).describe('how often the store configuration is fetched again'),
-    uploadBatchSize: int(1, 5000).default(5000).describe('readings per upload, at most 5000'),
+    uploadBatchSize: int(1, MAX_READINGS_PER_BATCH).default(MAX_READINGS_PER_BATCH).describe(`readings per upload, at most ${MAX_READINGS_PER_BATCH}`),
     uploadDelayMs: int(0, 600_000).default(1000).describe('wait after new readings so that one upload carries them all'),
     retryBaseMs: int(1).default(1000).describe('first retry delay ceiling (exponential backoff, full jitter)'),
     retryMaxMs: int(1).default(300_000).describe('largest retry delay ceiling'),

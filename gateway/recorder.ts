@@ -5,6 +5,7 @@ import { IntervalAggregator, type Closed, type Sample } from './aggregator';
 import type { ReadingBuffer } from './buffer';
 import { CounterGuard, explainAdvertisement, type DecodedAdvertisement } from './decoders/index';
 import type { Logger } from './log';
+import { DEFAULT_SAMPLING_INTERVAL_SECONDS } from './protocol';
 import type { HeardAdvertisement } from './sources/types';
 import type { StoreConfig, StoreSensor } from './state';
 import { formatMeasuredAt } from './time';
@@ -204,7 +205,7 @@ export class Recorder {
   }
 
   private intervalMs(): number {
-    return (this.config?.samplingIntervalSeconds ?? 60) * 1000;
+    return (this.config?.samplingIntervalSeconds ?? DEFAULT_SAMPLING_INTERVAL_SECONDS) * 1000;
   }
 
   private seenFor(sensor: StoreSensor): SensorSeen {

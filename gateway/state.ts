@@ -4,13 +4,12 @@ import { chownSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeFileAtomic } from './files';
+import { BLE_ADDRESS, ConfigAnswerSchema, ConfigSensorSchema, DEFAULT_SAMPLING_INTERVAL_SECONDS } from './protocol';
 
 export const PAIRING_FILE = 'pairing.json';
 export const STORE_CONFIG_FILE = 'store-config.json';
 export const STATUS_FILE = 'status.json';
 export const BUFFER_FILE = 'buffer.sqlite';
-
-const BLE_ADDRESS = /^[0-9A-F]{2}(:[0-9A-F]{2}){5}$/;
 
 /** `aa:bb:…` or `AA-BB-…` as the canonical `AA:BB:CC:DD:EE:FF`, or null. */
 export function normalizeAddress(value: string): string | null {
@@ -26,20 +25,6 @@ export const PairingSchema = z.object({
   paired_at: z.string(),
 });
 export type Pairing = z.infer<typeof PairingSchema>;
-
-/** The sensor entry of GET /config, as sent. */
-const WireSensorSchema = z.object({
-  equipment_id: z.union([z.string(), z.number()]),
-  serial_no: z.string(),
-  encryption_key: z.string().nullable().optional(),
-});
-
-/** GET /on-reco/v1/gateway/config. Sensors are checked one by one (see parseStoreConfig). */
-export const WireStoreConfigSchema = z.object({
-  store_id: z.union([z.string(), z.number()]).transform(String),
-  sampling_interval_seconds: z.coerce.number().int().min(10).max(3600).nullish(),
-  sensors: z.array(z.unknown()),
-});
 
 export interface StoreSensor {
   equipmentId: string;
@@ -61,16 +46,14 @@ export interface ParsedStoreConfig {
   skipped: { entry: unknown; reason: string }[];
 }
 
-export const DEFAULT_SAMPLING_INTERVAL_SECONDS = 60;
-
 /** Validates a /config answer. A malformed sensor entry is skipped (and reported), not fatal. */
 export function parseStoreConfig(body: unknown): ParsedStoreConfig {
-  const wire = WireStoreConfigSchema.parse(body);
+  const wire = ConfigAnswerSchema.parse(body);
   const sensors: StoreSensor[] = [];
   const skipped: ParsedStoreConfig['skipped'] = [];
   const seen = new Set<string>();
   for (const entry of wire.sensors) {
-    const parsed = WireSensorSchema.safeParse(entry);
+    const parsed = ConfigSensorSchema.safeParse(entry);
     if (!parsed.success) {
       skipped.push({ entry, reason: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
       continue;

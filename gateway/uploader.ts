@@ -2,7 +2,8 @@
 // only once the server answered for it (accepted, duplicate, or rejected as invalid). Network
 // errors, 408, 429 and 5xx are retried with exponential backoff and full jitter, never sooner
 // than Retry-After; a backlog drains back-to-back as fast as the server answers.
-import { ApiClient, describeFailure, type ApiFailure, type ReadingsAnswer, type WireReading } from './api-client';
+import { ApiClient, describeFailure, type ApiFailure } from './api-client';
+import type { ReadingsAnswer, WireReading } from './protocol';
 import { retryDelay, sleep, type BackoffPolicy } from './backoff';
 import type { BufferedReading, ReadingBuffer } from './buffer';
 import type { Credentials } from './credentials';

@@ -1,10 +1,103 @@
-// `npm test`: type-check, then every vitest project (unit, api, e2e) in one run.
-import { spawnSync } from 'node:child_process';
+// `npm test`: the whole suite, in two rounds that fit a 2-core machine:
+//   1. the type-check, the lint and the unit project side by side (and the console build the
+//      api and e2e projects share);
+//   2. the api and e2e projects side by side (each has its own database).
+// Each step's output is printed whole when it ends, then a table of how long each took. Exits
+// non-zero when any step failed; a failed round stops the run. Arguments go to every vitest run
+// (`npm test -- --reporter=verbose`).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ensureConsoleBuild } from '../tests/support/console-build';
 
-function run(command: string, args: string[]): void {
-  const { status } = spawnSync(command, args, { stdio: 'inherit' });
-  if (status !== 0) process.exit(status ?? 1);
+interface Step {
+  name: string;
+  ok: boolean;
+  seconds: number;
+  tests?: { passed: number; failed: number; skipped: number };
 }
 
-run('npx', ['tsc', '--noEmit']);
-run('npx', ['vitest', 'run', ...process.argv.slice(2)]);
+// With a filter, a project may have no file that matches: that is not a failure.
+const vitestArgs = process.argv.length > 2 ? [...process.argv.slice(2), '--passWithNoTests'] : [];
+const reports = mkdtempSync(path.join(tmpdir(), 'onreco-test-'));
+const bin = (name: string) => path.resolve('node_modules/.bin', name);
+
+/** Runs a command with its output kept, and prints the output when it ends. */
+function command(name: string, file: string, args: string[]): Promise<Step> {
+  const started = performance.now();
+  console.log(`-- ${name}: started`);
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' } });
+    const output: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    child.on('close', (code, signal) => {
+      const step: Step = { name, ok: code === 0, seconds: (performance.now() - started) / 1000 };
+      console.log(`\n== ${name} (${step.seconds.toFixed(1)} s, ${step.ok ? 'ok' : `failed: ${signal ?? `exit ${code}`}`})`);
+      process.stdout.write(Buffer.concat(output));
+      resolve(step);
+    });
+  });
+}
+
+/** One vitest project, with its counts read from vitest's JSON report. */
+async function project(name: string): Promise<Step> {
+  const report = path.join(reports, `${name}.json`);
+  const step = await command(`vitest ${name}`, bin('vitest'), ['run', '--project', name, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...vitestArgs]);
+  try {
+    const counts = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    step.tests = { passed: counts.numPassedTests, failed: counts.numFailedTests, skipped: counts.numPendingTests + counts.numTodoTests };
+  } catch {
+    // no report: the run failed before it wrote one, and the step says so already
+  }
+  return step;
+}
+
+async function consoleBuild(): Promise<Step> {
+  const started = performance.now();
+  try {
+    await ensureConsoleBuild();
+    return { name: 'console build (api, e2e)', ok: true, seconds: (performance.now() - started) / 1000 };
+  } catch (error) {
+    console.error(error);
+    return { name: 'console build (api, e2e)', ok: false, seconds: (performance.now() - started) / 1000 };
+  }
+}
+
+function summary(steps: Step[], started: number): void {
+  console.log('\n== npm test');
+  for (const step of steps) {
+    const tests = step.tests ? `  ${step.tests.passed} passed, ${step.tests.failed} failed, ${step.tests.skipped} skipped` : '';
+    console.log(`${step.ok ? 'ok    ' : 'FAILED'}  ${step.name.padEnd(26)} ${step.seconds.toFixed(1).padStart(6)} s${tests}`);
+  }
+  console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s (rounds run side by side: the total is less than the sum)`);
+  const counted = steps.flatMap((step) => (step.tests ? [step.tests] : []));
+  const passed = counted.reduce((sum, t) => sum + t.passed, 0);
+  const failed = counted.reduce((sum, t) => sum + t.failed, 0) + steps.filter((step) => !step.ok && !step.tests?.failed).length;
+  console.log(`${passed} passed, ${failed} failed`);
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const steps: Step[] = [];
+  const rounds: (() => Promise<Step>)[][] = [
+    [() => command('typecheck', bin('tsc'), ['--noEmit']), () => command('lint', bin('eslint'), ['.']), () => project('unit'), consoleBuild],
+    [() => project('api'), () => project('e2e')],
+  ];
+  for (const round of rounds) {
+    steps.push(...(await Promise.all(round.map((run) => run()))));
+    if (steps.some((step) => !step.ok)) break;
+  }
+  summary(steps, started);
+  rmSync(reports, { recursive: true, force: true });
+  return steps.every((step) => step.ok) && steps.length === rounds.flat().length ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,39 +1,16 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { MAX_FUTURE_MS, ReadingSchema, ReadingsRequestSchema } from '../../gateway/protocol';
 import { parseCompact } from './japan-time';
 
-// The gateway protocol (DESIGN.md): pairing by PIN, then readings in batches.
+// The console's side of the gateway protocol. The wire format itself (schemas, limits, the BLE
+// address) is described once in gateway/protocol.ts, which the gateway daemon imports too; what
+// the console decides about a reading (its clock, its rounding) stays here.
 
-export const BLE_ADDRESS = /^[0-9A-F]{2}(:[0-9A-F]{2}){5}$/;
-export const MAX_READINGS_PER_BATCH = 5000;
-/** A reading stamped further ahead than this is a gateway with a wrong clock: rejected. */
-export const MAX_FUTURE_MS = 5 * 60_000;
-export const DEFAULT_SAMPLING_INTERVAL_SECONDS = 60;
+export * from '../../gateway/protocol';
+/** The names the console used before the protocol had its own module. */
+export { ReadingsRequestSchema as ReadingsBatchSchema, ReadingSchema as GatewayReadingSchema };
 
-export const PairRequestSchema = z.object({
-  gateway_info: z.string().trim().min(1, 'gateway_info is required').max(255),
-  pin_code: z.string().trim().regex(/^\d{6}$/, 'pin_code is 6 digits'),
-});
-
-export const ReadingsBatchSchema = z.object({
-  readings: z.array(z.unknown()).max(MAX_READINGS_PER_BATCH, `at most ${MAX_READINGS_PER_BATCH} readings per batch`),
-  buffer_overflow: z.boolean().optional(),
-});
-
-const nullableNumber = (min: number, max: number) => z.number().min(min).max(max).nullable().optional().transform((value) => value ?? null);
-
-/** One reading; checked one by one so that a bad reading rejects only itself. */
-export const GatewayReadingSchema = z
-  .object({
-    serial_no: z.string().transform((value) => value.toUpperCase()).pipe(z.string().regex(BLE_ADDRESS, 'serial_no is a BLE address AA:BB:CC:DD:EE:FF')),
-    measured_at: z.string().regex(/^\d{14}$/, 'measured_at is YYYYMMDDHHmmss'),
-    temperature: nullableNumber(-60, 150),
-    error: z.boolean().default(false),
-    battery: nullableNumber(0, 100).transform((value) => (value === null ? null : Math.round(value))),
-    receive_sensitivity: nullableNumber(-127, 20).transform((value) => (value === null ? null : Math.round(value))),
-  })
-  .refine((reading) => reading.error || reading.temperature !== null, { message: 'temperature is required unless error is true', path: ['temperature'] });
-
-export type GatewayReading = z.infer<typeof GatewayReadingSchema>;
+export type GatewayReading = z.infer<typeof ReadingSchema>;
 
 export interface CheckedReading {
   index: number;
@@ -49,7 +26,7 @@ export type ReadingCheck = { ok: true; reading: CheckedReading } | { ok: false; 
 
 /** Validates one raw reading of a batch against the clock `now`. Temperatures keep one decimal. */
 export function checkReading(raw: unknown, index: number, now: Date): ReadingCheck {
-  const parsed = GatewayReadingSchema.safeParse(raw);
+  const parsed = ReadingSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { ok: false, index, reason: issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message };

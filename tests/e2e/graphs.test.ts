@@ -160,25 +160,45 @@ describe('temperature graphs', () => {
   });
 
   it('shades a freezer’s defrost ranges and the store’s alert-stop windows', async () => {
+    // A sensor with defrost ranges in a store without alert stops: the alert-stop window is made
+    // here, so the shading is seen to come with it (and not from whatever the demo chain planned).
     const conn = db();
-    let sensor: { store_id: string; equipment_id: number; stops: number } | undefined;
+    const { date } = dayWithReadings();
+    const day = `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}`;
+    let sensor: { store_id: string; equipment_id: number } | undefined;
     try {
-      const { rows } = await sql<{ store_id: string; equipment_id: number; stops: number }>`
-        select s.store_id, s.equipment_id, (select count(*)::int from alert_schedules a where a.store_id = s.store_id) as stops
-        from sensors s where s.disp_flg = 1 and jsonb_array_length(s.def_time) > 0
-        order by stops desc, s.store_id, s.equipment_id limit 1`.execute(conn);
+      const { rows } = await sql<{ store_id: string; equipment_id: number }>`
+        select s.store_id, s.equipment_id from sensors s
+        where s.disp_flg = 1 and jsonb_array_length(s.def_time) > 0
+          and not exists (select 1 from alert_schedules a where a.store_id = s.store_id)
+        order by s.store_id, s.equipment_id limit 1`.execute(conn);
       sensor = rows[0];
+      if (!sensor) throw new Error('the demo chain has no sensor with defrost ranges in a store without alert stops');
+      const page = await newPage(browser, { width: 1440, height: 900 });
+      await login(page, 'admin');
+      const url = `/stores/${sensor.store_id}/temp_graphs?equipment_id=${sensor.equipment_id}&start_date=${date}`;
+      await page.goto(url);
+      await chartReady(page);
+      await page.getByText('霜取り（センサの色）').waitFor();
+      await expect(panels(page).first().getByText('警報停止').count()).resolves.toBe(0);
+
+      // 12:00–13:00 of the day shown, store-wide (as the alert-stop screen saves a one-day stop).
+      await sql`insert into alert_schedules (store_id, schedule_type, term_type, start_date, end_date, time_target_type)
+        values (${sensor.store_id}, 1, 2, ${day}, ${day}, 1)`.execute(conn);
+      await sql`insert into alert_schedule_times (store_id, schedule_id, equipment_id, start_minute, end_minute)
+        select store_id, schedule_id, null, 720, 780 from alert_schedules where store_id = ${sensor.store_id}`.execute(conn);
+      await page.goto(url);
+      await chartReady(page);
+      await panels(page).first().getByText('警報停止').waitFor();
+      await page.waitForTimeout(600);
+      await screenshot(page, 'graphs-defrost');
     } finally {
+      if (sensor) {
+        await sql`delete from alert_schedule_times where store_id = ${sensor.store_id}`.execute(conn);
+        await sql`delete from alert_schedules where store_id = ${sensor.store_id}`.execute(conn);
+      }
       await conn.destroy();
     }
-    if (!sensor) throw new Error('the demo chain has no sensor with defrost ranges');
-    const page = await newPage(browser, { width: 1440, height: 900 });
-    await login(page, 'admin');
-    await page.goto(`/stores/${sensor.store_id}/temp_graphs?equipment_id=${sensor.equipment_id}&start_date=${dayWithReadings().date}`);
-    await chartReady(page);
-    await page.getByText('霜取り（センサの色）').waitFor();
-    await page.waitForTimeout(600);
-    await screenshot(page, 'graphs-defrost');
   });
 
   it('works without JavaScript: the panel’s form sends the checked sensors and keeps the rest', async () => {

@@ -5,6 +5,7 @@ import { createDb } from '../../app/db/db.server';
 import { toCompactDateTime } from '../../app/domain/japan-time';
 import { createSensor, createStore, issuePin } from '../fixtures/chain';
 import { serveConsole } from '../support/console';
+import { seededRandom, testSeed } from '../support/seed';
 
 const db = createDb(inject('databaseUrl'), 2);
 afterAll(() => db.destroy());
@@ -28,10 +29,11 @@ describe('kill -9 of the web server during ingest', () => {
     }));
     const acknowledged = new Set<number>();
     let kills = 0;
+    const random = seededRandom(testSeed('web server kill -9 during ingest', 30));
     // Like a gateway: send each batch until the server answers for it; kill the server at random moments.
     for (let b = 0; b < batches.length; ) {
       if (b > 0 && b % 12 === 0 && kills < b / 12) {
-        const killAfter = Math.random() * 30;
+        const killAfter = random() * 30;
         setTimeout(() => server.process.kill('SIGKILL'), killAfter);
         kills += 1;
       }

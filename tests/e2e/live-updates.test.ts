@@ -72,12 +72,14 @@ describe('live updates', () => {
     await screenshot(dashboard, 'live-dashboard');
     await screenshot(history, 'live-alert-history');
     console.log(JSON.stringify({ live_update_ms: { sensor_view: sensorMs, dashboard: dashboardMs, alert_history: historyMs } }));
-    expect(Math.max(sensorMs, dashboardMs, historyMs)).toBeLessThan(LIVE_WITHIN_MS);
+    expect(Math.max(sensorMs, dashboardMs, historyMs), `live updates took ${JSON.stringify({ sensorMs, dashboardMs, historyMs })} (bound ${LIVE_WITHIN_MS} ms)`).toBeLessThan(LIVE_WITHIN_MS);
 
     // Recovery travels the same way.
     const recovered = Date.now();
     await postReading(base, token, SERIAL, minuteAgo(4), 3.6);
-    expect(await msUntil(async () => (await storeRow.getByText('稼働中').count()) === 1, recovered)).toBeLessThan(LIVE_WITHIN_MS);
-    expect(await msUntil(async () => (await sensorView.getByText('3.6℃', { exact: true }).count()) === 1, recovered)).toBeLessThan(LIVE_WITHIN_MS);
+    const dashboardRecoveryMs = await msUntil(async () => (await storeRow.getByText('稼働中').count()) === 1, recovered);
+    expect(dashboardRecoveryMs, `the dashboard showed the recovery after ${dashboardRecoveryMs} ms (bound ${LIVE_WITHIN_MS} ms)`).toBeLessThan(LIVE_WITHIN_MS);
+    const sensorRecoveryMs = await msUntil(async () => (await sensorView.getByText('3.6℃', { exact: true }).count()) === 1, recovered);
+    expect(sensorRecoveryMs, `the sensor view showed the recovery after ${sensorRecoveryMs} ms (bound ${LIVE_WITHIN_MS} ms)`).toBeLessThan(LIVE_WITHIN_MS);
   });
 });

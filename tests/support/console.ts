@@ -1,25 +1,20 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureConsoleBuild } from './console-build';
 import { stopProcess } from './processes';
 
-// Shared by the benchmarks: a production build of the console served on a free port.
+// Shared by the benchmarks and the tests that run a console of their own: the tests' production
+// build of the console (console-build.ts) served on a free port.
 
 export function machine(): string {
   return `${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.cpus()[0]?.model ?? 'unknown CPU'}`;
 }
 
-export function ensureBuild(): void {
-  if (existsSync('build/index.js')) return;
-  const { status } = spawnSync(path.resolve('node_modules/.bin/remix'), ['build'], { stdio: 'inherit' });
-  if (status !== 0) throw new Error('remix build failed');
-}
-
 export async function serveConsole(databaseUrl: string, env: Record<string, string> = {}): Promise<{ base: string; stop(): Promise<void>; process: ChildProcess }> {
-  ensureBuild();
+  const build = await ensureConsoleBuild();
   const port = 44000 + Math.floor(Math.random() * 4000);
-  const child = spawn(process.execPath, [path.resolve('node_modules/@remix-run/serve/dist/cli.js'), 'build/index.js'], {
+  const child = spawn(process.execPath, [path.resolve('node_modules/@remix-run/serve/dist/cli.js'), build], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATABASE_URL: databaseUrl, SESSION_SECRET: 'bench-session-secret-0123456789', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { ensureConsoleBuild } from './console-build';
 import { stopProcess } from './processes';
 import { createDb } from '../../app/db/db.server';
 import { DEMO_DEFAULT_PASSWORD } from '../../app/domain/demo';
@@ -15,21 +16,20 @@ declare module 'vitest' {
 }
 
 // The e2e suite drives the real console: a production build served by remix-serve on a free
-// port, on the suite's database seeded with the demo chain (one day of readings).
+// port (the tests' own build, console-build.ts), on the suite's database seeded with the demo
+// chain (one day of readings).
 export default async function setup(project: TestProject) {
   const databaseUrl = project.getProvidedContext().databaseUrl;
   const db = createDb(databaseUrl, 2);
   await seedDemoChain(db, { days: 1, password: DEMO_DEFAULT_PASSWORD, now: new Date() });
   await db.destroy();
 
-  // vitest sets NODE_ENV=test; the build must be a production one, like the server that runs it.
-  const build = spawnSync(path.resolve('node_modules/.bin/remix'), ['build'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-  if (build.status !== 0) throw new Error('remix build failed');
+  const build = await ensureConsoleBuild();
 
   const port = 41000 + Math.floor(Math.random() * 9000);
   // Mail tests listen on this port with a real SMTP server of their own (tests/support/smtp.ts).
   const smtpPort = port + 1;
-  const server = spawn(process.execPath, [path.resolve('node_modules/@remix-run/serve/dist/cli.js'), 'build/index.js'], {
+  const server = spawn(process.execPath, [path.resolve('node_modules/@remix-run/serve/dist/cli.js'), build], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

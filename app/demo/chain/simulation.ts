@@ -1,5 +1,5 @@
 import { toCompactDateTime } from '~/domain/japan-time';
-import type { WireReading } from '../../../gateway/api-client';
+import type { WireReading } from '../../../gateway/protocol';
 import { CurveEvaluator, excursionTouches, type Excursion, MINUTE_MS, type MinuteWindow, type SensorCurve, windowTouches } from './curves';
 import { excursionSpan, type ExcursionTarget, fitsClimate, isClear, randomExcursion } from './incidents';
 import { type DemoPlan, type PlannedSensor, type PlannedStore, targetOf } from './plan';

@@ -12,27 +12,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBufferStats } from '../../../gateway/buffer';
 import { runCli } from '../../../gateway/cli';
 import { formatMeasuredAt, intervalStart } from '../../../gateway/time';
+import { seededRandom, testSeed } from '../../support/seed';
 import { TestPeer } from './support/test-peer';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURES = path.join(ROOT, 'tests/fixtures/gateway');
 const CAPTURE = path.join(FIXTURES, 'store-capture.jsonl.gz');
 const STORE_CONFIG = JSON.parse(readFileSync(path.join(FIXTURES, 'store-config.json'), 'utf8')) as { sensors: { serial_no: string }[] };
-const SEED = Number(process.env.GATEWAY_CRASH_SEED ?? Date.now() % 100_000);
+const SEED = testSeed('gateway crash test', 20_261_124);
 const KILLS = 6;
-
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let peer: TestPeer;
 let dataDir: string;
-const random = prng(SEED);
+const random = seededRandom(SEED);
 
 beforeAll(async () => {
   peer = new TestPeer({ config: STORE_CONFIG, chaos: { probability: 0.3, random }, latencyMs: 100 });

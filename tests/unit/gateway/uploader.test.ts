@@ -94,13 +94,15 @@ afterEach(async () => {
 describe('uploader against the protocol test peer', () => {
   it('sends gzip batches of at most 5,000, oldest first, back-to-back, and deletes what was answered', async () => {
     buffer.insert(readings(12_000));
-    await startUploader();
+    // A pause between batches would be the upload delay: one far longer than three batches take, even on a loaded machine.
+    const delayMs = 60_000;
+    await startUploader({ delayMs });
     await uploader!.whenDrained();
     expect(buffer.depth).toBe(0);
     expect(peer.stored.size).toBe(12_000);
     expect(peer.readingsRequests.map((r) => [r.count, r.gzip])).toEqual([[5000, true], [5000, true], [2000, true]]);
-    const first = peer.readingsRequests[0].at;
-    expect(peer.readingsRequests[2].at - first).toBeLessThan(3000); // no pause between batches
+    const spanMs = peer.readingsRequests[2].at - peer.readingsRequests[0].at;
+    expect(spanMs, `three batches took ${spanMs} ms: no pause between them (the delay is ${delayMs} ms)`).toBeLessThan(delayMs / 4);
     const sent = [...peer.stored.values()].map((r) => r.measured_at);
     expect(sent).toEqual([...sent].sort()); // oldest first
     expect(uploader!.status().lastAttempt).toMatchObject({ ok: true, readings: 2000, accepted: 2000 });

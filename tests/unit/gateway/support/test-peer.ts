@@ -8,14 +8,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 
-export interface WireReading {
-  serial_no: string;
-  measured_at: string;
-  temperature: number | null;
-  error: boolean;
-  battery: number | null;
-  receive_sensitivity: number | null;
-}
+import { MAX_READINGS_PER_BATCH, type WireReading } from '../../../../gateway/protocol';
+
+export type { WireReading };
 
 /** What the next readings request gets instead of a normal answer. */
 export type Misbehaviour =
@@ -161,9 +156,9 @@ export class TestPeer {
     }
     const delay = (misbehaviour && 'delayMs' in misbehaviour ? misbehaviour.delayMs : 0) + (this.options.latencyMs ?? 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    if (payload.readings.length > 5000) {
+    if (payload.readings.length > MAX_READINGS_PER_BATCH) {
       record(400);
-      return json(res, 400, { error: 'invalid_request', error_description: 'at most 5000 readings' });
+      return json(res, 400, { error: 'invalid_request', error_description: `at most ${MAX_READINGS_PER_BATCH} readings` });
     }
     const answer = this.store(payload.readings);
     if (misbehaviour && 'storeThenDrop' in misbehaviour) {

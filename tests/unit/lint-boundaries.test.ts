@@ -1,0 +1,61 @@
+// The import boundaries of eslint.config.js: each rule fails on the import it forbids and lets
+// the allowed ones through (checked on made-up files, so the temporary list does not matter).
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '../..');
+const eslint = new ESLint({ cwd: ROOT });
+
+/** The boundary messages ESLint gives `code` as if it were the file `file`. */
+async function boundaryErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\nexport const used = [x];\n`, { filePath: path.join(ROOT, file) });
+  return result.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+}
+
+const cases: { file: string; forbidden: string[]; allowed: string[] }[] = [
+  {
+    file: 'app/routes/on-reco+/v1.example.ts',
+    forbidden: ["import { sql as x } from 'kysely';", "import { getDb as x } from '~/db/db.server';", "import { getDb as x } from '../../db/db.server';"],
+    allowed: ["import type { Kysely as x } from 'kysely';", "import type { Db as x } from '~/db/db.server';", "import { listStores as x } from '~/models/stores.server';"],
+  },
+  {
+    file: 'app/models/example.server.ts',
+    forbidden: ["import { ingestReadings as x } from '~/services/ingest.server';", "import { apiError as x } from '~/http/access.server';", "import { json as x } from '@remix-run/node';", "import { x } from '../services/alerts.server';"],
+    allowed: ["import { sql as x } from 'kysely';", "import { x } from '~/domain/levels';"],
+  },
+  {
+    file: 'app/services/example.server.ts',
+    forbidden: ["import { redirect as x } from '@remix-run/node';", "import { requireUser as x } from '~/http/access.server';", "import { x } from '../http/api.server';"],
+    allowed: ["import { x } from '~/models/stores.server';", "import { x } from '~/domain/levels';"],
+  },
+  {
+    file: 'app/domain/example.ts',
+    forbidden: ["import { x } from 'kysely';", "import { x } from '~/models/stores.server';", "import { x } from '../models/stores.server';", "import { x } from 'node:fs';", "import { x } from '../../gateway/state';"],
+    allowed: ["import { z as x } from 'zod';", "import { x } from './levels';", "import { x } from '~/domain/levels';", "import { BLE_ADDRESS as x } from '../../gateway/protocol';"],
+  },
+  {
+    file: 'app/components/example.tsx',
+    forbidden: ["import { x } from '~/models/notices.server';", "import type { x } from '~/models/graph.server';", "import { x } from '../http/session.server';"],
+    allowed: ["import { x } from '~/domain/graph';", "import { x } from './dialog';"],
+  },
+  {
+    file: 'app/demo/example.server.ts',
+    forbidden: ["import { ApiClient as x } from '../../gateway/api-client';"],
+    allowed: ["import type { WireReading as x } from '../../gateway/protocol';", "import { x } from '~/models/stores.server';"],
+  },
+  {
+    file: 'gateway/example.ts',
+    forbidden: ["import { x } from '../app/domain/levels';", "import { x } from '~/domain/levels';"],
+    allowed: ["import { x } from './protocol';", "import { z as x } from 'zod';"],
+  },
+];
+
+describe('import boundaries (eslint.config.js)', () => {
+  for (const { file, forbidden, allowed } of cases) {
+    it(`${file}: refuses ${forbidden.length} imports and lets ${allowed.length} through`, async () => {
+      for (const code of forbidden) expect(await boundaryErrors(file, code), code).toHaveLength(1);
+      for (const code of allowed) expect(await boundaryErrors(file, code), code).toEqual([]);
+    }, 60_000);
+  }
+});
