@@ -1,5 +1,5 @@
 import { formatDateTime, parseCompact } from '~/domain/japan-time';
-import type { Notice } from '~/models/notices.server';
+import type { Notice } from '~/domain/notice-schemas';
 
 /** The latest announcement (created within 7 days); hidden when there is none or it failed to load. */
 export function AnnouncementBar({ notice }: { notice: Notice | null }) {

@@ -424,3 +424,44 @@ export function measurementCsvRow(sensor: { equipmentId: number; equipmentName: 
 
 /** The headers of the measurement CSV download. */
 export const MEASUREMENT_CSV_RESPONSE_HEADERS = csvDownloadHeaders(MEASUREMENT_CSV_FILENAME);
+
+// ---- the graph page's view shapes (the model builds them, the components draw them) ----
+
+export interface GraphComment {
+  slot: number;
+  /** The reading's time, YYYYMMDDHHmmss (Japan). */
+  startDate: string;
+  comment: string;
+}
+
+export interface GraphSeries {
+  equipmentId: number;
+  /** Slots with a value, in order; slots without readings are left out. */
+  points: SeriesPoint[];
+  comments: GraphComment[];
+}
+
+/** What a graph panel draws: its period and navigation, the checked sensors' series and shaded ranges, the axis. */
+export interface GraphPanelView {
+  unit: GraphUnit;
+  /** YYYYMMDD: the day the panel was asked for (the date picker's value). */
+  date: string;
+  /** YYYYMMDD: the period's first day. */
+  startDate: string;
+  label: string;
+  previousDate: string;
+  /** null when the next period has not started yet. */
+  nextDate: string | null;
+  sinceMs: number;
+  stepMinutes: number;
+  slotCount: number;
+  /** Checked sensors in the store's order. */
+  selected: number[];
+  series: GraphSeries[];
+  defrost: { equipmentId: number; ranges: MinuteRange[] }[];
+  alertStops: MinuteRange[];
+  yRange: { min: number; max: number };
+  thresholdBands: ValueBand[];
+  /** The limits drawn as lines (one sensor shown). */
+  limits: number[];
+}

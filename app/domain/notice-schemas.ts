@@ -36,5 +36,7 @@ export const NoticeAnswerSchema = z.strictObject({
   created_datetime: z.string().regex(/^\d{14}$/),
 });
 
+export type Notice = z.infer<typeof NoticeAnswerSchema>;
+
 /** GET /v1/notice: newest first. */
 export const NoticeListAnswerSchema = z.array(NoticeAnswerSchema);

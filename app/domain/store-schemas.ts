@@ -251,6 +251,8 @@ export const StoreInfoAnswerSchema = z.strictObject({
   effective_time: compactStamp.nullable(),
 });
 
+export type StoreInfo = z.infer<typeof StoreInfoAnswerSchema>;
+
 /** POST /v1/stores: the saved store (201 created, 200 updated), or only its id when it cannot be read back. */
 export const StoreSaveAnswerSchema = z.union([StoreInfoAnswerSchema, z.strictObject({ store_id: z.string() })]);
 

@@ -5,10 +5,9 @@ import { CSV_BOM, csvLine } from '~/domain/csv';
 import { defrostRangesOf } from '~/domain/defrost';
 import {
   COMMENT_SNAP_MINUTES,
-  type GraphUnit,
-  type MinuteRange,
+  type GraphPanelView,
+  type GraphSeries,
   type PanelState,
-  type ValueBand,
   alertStopRangesInPeriod,
   axisRange,
   dailyRangesInPeriod,
@@ -19,7 +18,6 @@ import {
   thresholdBands,
   type CsvReading,
   type GraphPeriod,
-  type SeriesPoint,
   measurementCsvRow,
   MEASUREMENT_CSV_HEADER,
   bucketWindow,
@@ -78,20 +76,6 @@ export async function listGraphSensors(db: Db, viewer: Viewer, storeId: string):
     }));
 }
 
-export interface GraphComment {
-  slot: number;
-  /** The reading's time, YYYYMMDDHHmmss (Japan). */
-  startDate: string;
-  comment: string;
-}
-
-export interface GraphSeries {
-  equipmentId: number;
-  /** Slots with a value, in order; slots without readings are left out. */
-  points: SeriesPoint[];
-  comments: GraphComment[];
-}
-
 /**
  * The series of the checked sensors over a period, from the 10-minute buckets that a trigger
  * keeps beside the readings (each reading rounded to the nearest 10 minutes, 000 §9): a day
@@ -146,31 +130,6 @@ export async function readGraphSeries(db: Db, viewer: Viewer, input: { storeId: 
     series.get(row.equipment_id)?.comments.push({ slot, startDate: toCompactDateTime(row.measured_at), comment: row.comment });
   }
   return [...series.values()];
-}
-
-/** What a graph panel draws: its period and navigation, the checked sensors' series and shaded ranges, the axis. */
-export interface GraphPanelView {
-  unit: GraphUnit;
-  /** YYYYMMDD: the day the panel was asked for (the date picker's value). */
-  date: string;
-  /** YYYYMMDD: the period's first day. */
-  startDate: string;
-  label: string;
-  previousDate: string;
-  /** null when the next period has not started yet. */
-  nextDate: string | null;
-  sinceMs: number;
-  stepMinutes: number;
-  slotCount: number;
-  /** Checked sensors in the store's order. */
-  selected: number[];
-  series: GraphSeries[];
-  defrost: { equipmentId: number; ranges: MinuteRange[] }[];
-  alertStops: MinuteRange[];
-  yRange: { min: number; max: number };
-  thresholdBands: ValueBand[];
-  /** The limits drawn as lines (one sensor shown). */
-  limits: number[];
 }
 
 /**

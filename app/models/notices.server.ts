@@ -1,13 +1,7 @@
+import type { Notice } from '~/domain/notice-schemas';
 import type { Db } from '~/db/db.server';
 import { toCompactDateTime } from '~/domain/japan-time';
 import { NOTICE_BAR_DAYS } from '~/domain/notice-schemas';
-
-export interface Notice {
-  notice_id: number;
-  title: string;
-  content: string;
-  created_datetime: string; // YYYYMMDDHHmmss, Japan time
-}
 
 function toNotice(row: { notice_id: number; title: string; content: string; created_at: Date }): Notice {
   return { notice_id: row.notice_id, title: row.title, content: row.content, created_datetime: toCompactDateTime(row.created_at) };

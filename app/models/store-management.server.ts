@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Db } from '~/db/db.server';
 import { toCompactDateTime } from '~/domain/japan-time';
-import type { StoreSaveInput, UniqueStoreField } from '~/domain/store-schemas';
+import type { StoreInfo, StoreSaveInput, UniqueStoreField } from '~/domain/store-schemas';
 import { revokeGatewayTokens } from './gateways.server';
 import { canViewStore, lockStore as lockStoreRow, refreshStoreStatus, seesStore, storeVisibleTo } from './stores.server';
 import { type Viewer, userAuthority } from './users.server';
@@ -13,28 +13,6 @@ import { type Viewer, userAuthority } from './users.server';
 // by services/store-gateway.server.ts inside one transaction, on a store row it has locked.
 
 /** GET /v1/stores: the store info of 000 §3 (dates as YYYYMMDD, effective_time YYYYMMDDHHmmss). */
-export interface StoreInfo {
-  store_id: string;
-  store_no: string;
-  store_name: string;
-  company_id: string;
-  company_name: string;
-  storegroup_id: string;
-  storegroup_name: string;
-  prefecture_id: number;
-  prefecture_name: string;
-  address: string;
-  tel_no: string | null;
-  opening_date: string;
-  closing_date: string | null;
-  usergroup: { usergroup_id: number; usergroup_name: string }[];
-  gateway_info: string | null;
-  working_state: number | null;
-  diagram_id: number | null;
-  pin_code: string | null;
-  effective_time: string | null;
-}
-
 export interface GatewayPin {
   pin_code: string;
   effective_time: string; // YYYYMMDDHHmmss, Japan time

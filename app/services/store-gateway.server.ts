@@ -12,11 +12,11 @@ import {
   pinCodeOf,
   pinEffectiveTime,
   workingStateAfterGatewayChange,
+  type StoreInfo,
 } from '~/domain/store-schemas';
 import { audit } from '~/models/audit.server';
 import {
   type GatewayPin,
-  type StoreInfo,
   checkStoreReferences,
   deletePin,
   duplicateFieldOf,

@@ -6,6 +6,7 @@ import {
   GRAPH_UNIT_LABELS,
   GRAPH_UNITS,
   NEXT_LABELS,
+  type GraphPanelView,
   type PanelState,
   PREVIOUS_LABELS,
   denseSeries,
@@ -19,7 +20,6 @@ import {
   withPanel,
 } from '~/domain/graph';
 import { toCompactDateTime } from '~/domain/japan-time';
-import type { GraphPanelView } from '~/models/graph.server';
 import { CommentDialog, type CommentTarget } from './comment-dialog';
 import { LazyChart } from './lazy-chart';
 import { type MenuSensor, SensorMenu } from './sensor-menu';

@@ -5,7 +5,7 @@ import { formatDateTime, parseCompact } from '~/domain/japan-time';
 import { NOTICE_POPUP_STEP } from '~/domain/notice-schemas';
 import { ACCOUNT_MENU_LINKS, HEADER_MENUS, type MenuLink, type Permission, visibleLinks, visibleMenu } from '~/domain/roles';
 import { appUrl, resourceUrl } from '~/domain/urls';
-import type { Notice } from '~/models/notices.server';
+import type { Notice } from '~/domain/notice-schemas';
 import { PopupMenu } from './popup-menu';
 
 export interface HeaderViewer {

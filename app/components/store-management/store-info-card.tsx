@@ -2,7 +2,7 @@ import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { EditIcon } from '~/components/icons';
 import { formatDate, parseCompact } from '~/domain/japan-time';
-import type { StoreInfo } from '~/models/store-management.server';
+import type { StoreInfo } from '~/domain/store-schemas';
 import { WorkingStateBadge } from './working-state-badge';
 import { storeUrl } from '~/domain/urls';
 
