@@ -5,6 +5,7 @@ import { lookUpAccessToken } from '~/models/access-tokens.server';
 import { storeOfGatewayToken } from '~/models/gateways.server';
 import { canViewStore } from '~/models/stores.server';
 import { getViewerById, type Viewer } from '~/models/users.server';
+import { noteRequestGateway, noteRequestUser } from './server/request-context.server';
 import { clearSessionHeaders, readSession } from './session.server';
 
 // Auth helpers throw (a redirect, a 401/403/404) so that routes never branch on auth.
@@ -18,6 +19,7 @@ async function viewerOfToken(token: string | undefined, now = new Date()): Promi
   const user = await getViewerById(db, found.userId);
   if (!user || user.validFlg !== 1) return null;
   const { passwordHash: _hash, validFlg: _valid, ...viewer } = user;
+  noteRequestUser(viewer.userId);
   return viewer;
 }
 
@@ -72,5 +74,6 @@ export async function requireGatewayStore(request: Request): Promise<string> {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get('Authorization') ?? '');
   const storeId = match ? await storeOfGatewayToken(getDb(), match[1]) : null;
   if (!storeId) throw apiError(401, 'invalid_token', 'A valid gateway token is required.');
+  noteRequestGateway(storeId);
   return storeId;
 }
