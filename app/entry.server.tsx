@@ -5,16 +5,11 @@ import { RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { NonceProvider } from '~/components/nonce';
+import '~/http/load-context.server';
 
 // Remix's default Node entry, plus the request's CSP nonce on every inline script
 // (app/http/server/security-headers.server.ts), and a render timer that is cleared once the
 // page is done, so that a stopping server is not held for its 5 seconds.
-
-declare module '@remix-run/node' {
-  interface AppLoadContext {
-    cspNonce?: string;
-  }
-}
 
 const ABORT_DELAY = 5_000;
 

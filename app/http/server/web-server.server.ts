@@ -7,6 +7,7 @@ import { refuseCrossSite } from './cross-site.server';
 import { type LoadLimits, limitBodies, shedLoad } from './request-limits.server';
 import { requestLog } from './request-log.server';
 import { securityHeaders } from './security-headers.server';
+import '../load-context.server';
 
 // The console's web server: what remix-serve did (static files, compression, the Remix handler)
 // plus what it cannot do (docs/decisions/080-web-server.md): a CSP nonce per request, security
@@ -38,6 +39,6 @@ export function createWebServer({ build, mode, publicUrl, log, load }: WebServer
   app.use(refuseCrossSite(publicUrl));
   app.use(limitBodies());
   app.use(shedLoad({ ...DEFAULT_LOAD_LIMITS, ...load }));
-  app.all('*', createRequestHandler({ build, mode, getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }) }));
+  app.all('*', createRequestHandler({ build, mode, getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce as string, clientAddress: req.ip ?? req.socket.remoteAddress }) }));
   return app;
 }
