@@ -1,5 +1,6 @@
 import type { LinksFunction, MetaFunction } from '@remix-run/node';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from '@remix-run/react';
+import { useNonce } from '~/components/nonce';
 import stylesheet from '~/tailwind.css';
 
 export const links: LinksFunction = () => [
@@ -10,6 +11,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: 'On-Reco' }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="ja">
       <head>
@@ -20,8 +22,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -37,10 +37,9 @@ async function main() {
     stopping = true;
     const running = () => children.filter((child) => child.exitCode === null && child.signalCode === null);
     // Ctrl-C in a terminal signals the whole process group, so the children are stopping already
-    // (a second signal would make remix-serve close twice and print an error): they get 6 s to
-    // go by themselves. The web server finishes its requests and ends its event streams, then
-    // waits for Remix's 5-s render timers of the last pages; a process still there 10 s after
-    // it was told is killed.
+    // (a second signal would make the web server close twice): they get 6 s to go by themselves.
+    // The web server finishes its requests and ends its event streams; a process still there
+    // 10 s after it was told is killed.
     const grace = signal === 'SIGINT' ? 6000 : 0;
     const tell = setTimeout(() => running().forEach((child) => child.kill('SIGTERM')), grace);
     const force = setTimeout(() => {
@@ -66,7 +65,7 @@ async function main() {
   if (!dev) buildIfNeeded();
   const web = dev
     ? spawn('npx', ['remix', 'dev'], { stdio: 'inherit' })
-    : spawn(process.execPath, [path.resolve('node_modules/@remix-run/serve/dist/cli.js'), 'build/index.js'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+    : spawn(process.execPath, ['--import', 'tsx', 'scripts/server.ts'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   const worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], { stdio: 'inherit' });
   for (const child of [web, worker]) {
     children.push(child);

@@ -18,7 +18,18 @@ export function createDb(connectionString: string, max = 10): Db {
   // An idle connection that PostgreSQL closes (a restart, a shutdown) is dropped from the pool
   // and replaced on the next query; without a listener the error would end the process.
   pool.on('error', (error) => logger.warn({ err: error }, 'an idle database connection was closed'));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
+}
+
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** The pool under a Db, for a library that speaks to PostgreSQL itself (the request limits). */
+export function poolOf(db: Db): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('not a Db made by createDb');
+  return pool;
 }
 
 let shared: Db | undefined;

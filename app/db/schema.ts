@@ -354,4 +354,19 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   audit_log: AuditLogTable;
   gateway_pair_attempts: GatewayPairAttemptTable;
+  request_limits: RequestLimitTable;
+  known_sign_in_addresses: KnownSignInAddressTable;
+}
+
+/** rate-limiter-flexible's RateLimiterPostgres layout: points used until `expire` (epoch ms). */
+export interface RequestLimitTable {
+  key: string;
+  points: number;
+  expire: number | null;
+}
+
+export interface KnownSignInAddressTable {
+  user_id: number;
+  address_hash: string;
+  last_signed_in_at: Date;
 }

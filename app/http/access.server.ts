@@ -8,6 +8,8 @@ import { storeOfGatewayToken } from '~/models/gateways.server';
 import { canViewStore } from '~/models/stores.server';
 import { getViewerById, type Viewer } from '~/models/users.server';
 import { type AuthInfo, logIn } from '~/services/auth.server';
+import type { SignInOrigin } from '~/services/sign-in-limits.server';
+import { noteRequestGateway, noteRequestUser } from './server/request-context.server';
 import { clearSessionHeaders, readSession } from './session.server';
 
 // Auth helpers throw (a redirect, a 401/403/404) so that routes never branch on auth.
@@ -21,14 +23,15 @@ async function viewerOfToken(token: string | undefined, now = new Date()): Promi
   const user = await getViewerById(db, found.userId);
   if (!user || user.validFlg !== 1) return null;
   const { passwordHash: _hash, validFlg: _valid, ...viewer } = user;
+  noteRequestUser(viewer.userId);
   return viewer;
 }
 
 /** The console's form login (remix-auth + remix-auth-form), on the same logIn as the API. */
-export function consoleAuthenticator(db: Db): Authenticator<AuthInfo> {
+export function consoleAuthenticator(db: Db, origin: SignInOrigin): Authenticator<AuthInfo> {
   const authenticator = new Authenticator<AuthInfo>();
   authenticator.use(
-    new FormStrategy(async ({ form }) => logIn(db, String(form.get('username') ?? '').trim(), String(form.get('password') ?? ''))),
+    new FormStrategy(async ({ form }) => logIn(db, String(form.get('username') ?? '').trim(), String(form.get('password') ?? ''), origin)),
     'form',
   );
   return authenticator;
@@ -85,5 +88,6 @@ export async function requireGatewayStore(request: Request): Promise<string> {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get('Authorization') ?? '');
   const storeId = match ? await storeOfGatewayToken(getDb(), match[1]) : null;
   if (!storeId) throw apiError(401, 'invalid_token', 'A valid gateway token is required.');
+  noteRequestGateway(storeId);
   return storeId;
 }

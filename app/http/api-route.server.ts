@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/node';
 import { type Db, getDb } from '~/db/db.server';
 import { type AnswerOf, type ApiCall, type InputOf, methodsAt, type Schema } from '~/domain/api';
 import type { Viewer } from '~/models/users.server';
@@ -12,8 +12,8 @@ import { bodyOf, fieldErrors, formBodyOf, gzipJsonBodyOf, invalidRequest, method
 
 type CallerOf<C extends ApiCall> = C['access'] extends { kind: 'user' } ? { viewer: Viewer } : C['access'] extends { kind: 'gateway' } ? { storeId: string } : object;
 
-/** What a handler gets: who calls (viewer or the gateway's storeId), the parsed input, and the request, db and clock. */
-export type ApiContext<C extends ApiCall, A = undefined> = CallerOf<C> & { input: InputOf<C>; attachments: A; request: Request; db: Db; now: Date };
+/** What a handler gets: who calls (viewer or the gateway's storeId), the parsed input, the request and what the web server knows of it (loadContext), the db and the clock. */
+export type ApiContext<C extends ApiCall, A = undefined> = CallerOf<C> & { input: InputOf<C>; attachments: A; request: Request; loadContext: AppLoadContext; db: Db; now: Date };
 
 /** A handler answers a Response (any status, its own headers) or the data of the declared JSON answer. */
 export type ApiHandler<C extends ApiCall, A = undefined> = (context: ApiContext<C, A>) => Promise<Response | AnswerOf<C>> | Response | AnswerOf<C>;
@@ -37,14 +37,14 @@ const tagged = (calls: readonly ApiCall[], handler: (args: LoaderFunctionArgs | 
 
 /** The loader of a declared GET call. */
 export function apiLoader<C extends ApiCall & { method: 'GET' }, A = undefined>(call: C, handler: ApiHandler<C, A>, options: ApiRouteOptions<A> = {}): ApiRouteFunction {
-  return tagged([call], ({ request }) => serve(call, handler, options, request));
+  return tagged([call], ({ request, context }) => serve(call, handler, options, request, context));
 }
 
 /** The action of a declared POST (PUT, PATCH, DELETE) call; any other method is 405 with Allow. */
 export function apiAction<C extends ApiCall, A = undefined>(call: C, handler: ApiHandler<C, A>, options: ApiRouteOptions<A> = {}): ApiRouteFunction {
-  return tagged([call], async ({ request }) => {
+  return tagged([call], async ({ request, context }) => {
     if (request.method !== call.method) return options.notAllowed?.() ?? methodNotAllowed(methodsAt(call.path));
-    return serve(call, handler, options, request);
+    return serve(call, handler, options, request, context);
   });
 }
 
@@ -53,7 +53,7 @@ export function apiNotAllowed(path: string, answer: () => Response = () => metho
   return tagged([], async () => answer());
 }
 
-async function serve<C extends ApiCall, A>(call: C, handler: ApiHandler<C, A>, options: ApiRouteOptions<A>, request: Request): Promise<Response> {
+async function serve<C extends ApiCall, A>(call: C, handler: ApiHandler<C, A>, options: ApiRouteOptions<A>, request: Request, loadContext: AppLoadContext): Promise<Response> {
   const now = new Date();
   const caller = await authenticate(call, request);
   const run = async () => {
@@ -63,7 +63,7 @@ async function serve<C extends ApiCall, A>(call: C, handler: ApiHandler<C, A>, o
     if ('viewer' in caller && call.access.kind === 'user' && call.access.store) {
       await requireApiStoreAccess(caller.viewer, String((input as Record<string, unknown>)[call.access.store]));
     }
-    const context = { ...caller, input, attachments, request, db: getDb(), now } as ApiContext<C, A>;
+    const context = { ...caller, input, attachments, request, loadContext, db: getDb(), now } as ApiContext<C, A>;
     return answerOf(call, await handler(context));
   };
   return options.around ? options.around(run) : run();

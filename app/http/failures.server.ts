@@ -24,3 +24,10 @@ export function storeWriteError(failure: StoreWriteFailure, storeId: string): Re
       return invalidRequest(failure.fields);
   }
 }
+
+/** 429 with Retry-After: a limit was reached (sign-in, passcode mails, a busy server). */
+export function retryLater(error: string, description: string, retryAfterSeconds: number): Response {
+  const response = apiError(429, error, description);
+  response.headers.set('Retry-After', String(retryAfterSeconds));
+  return response;
+}

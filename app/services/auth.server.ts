@@ -4,6 +4,7 @@ import { getEnv } from '~/env.server';
 import { issueAccessToken } from '~/models/access-tokens.server';
 import { getUserCredentials } from '~/models/users.server';
 import { passwordMatches, verifyPassword } from './password.server';
+import { checkSignInAllowed, recordSignInFailure, recordSignInSuccess, type SignInOrigin } from './sign-in-limits.server';
 
 /** The auth info of the specification: what POST /on-reco/token answers and the session keeps. */
 export interface AuthInfo {
@@ -18,12 +19,20 @@ export interface AuthInfo {
 
 export class LoginError extends Error {}
 
-/** Checks a login id and password and issues a bearer token; throws LoginError with the text users see. */
-export async function logIn(db: Db, loginId: string, password: string, now = new Date()): Promise<AuthInfo> {
-  // An unknown login still spends one hash, so response time does not reveal which ids exist.
+/**
+ * Checks a login id and password and issues a bearer token; throws LoginError with the text users
+ * see, or SignInThrottled. Unknown, disabled and known ids cost the same one hash and get the
+ * same answer, so neither the answer nor its timing tells which ids exist.
+ */
+export async function logIn(db: Db, loginId: string, password: string, origin: SignInOrigin, now = new Date()): Promise<AuthInfo> {
   const user = await getUserCredentials(db, loginId);
-  if (!user) await verifyPassword(null, password);
-  if (!user || user.validFlg !== 1 || !(await passwordMatches(user, password, now))) throw new LoginError(LOGIN_ERROR);
+  await checkSignInAllowed(db, loginId, user?.userId ?? null, origin, now);
+  const matches = user ? await passwordMatches(user, password, now) : await verifyPassword(null, password);
+  if (!user || user.validFlg !== 1 || !matches) {
+    await recordSignInFailure(db, loginId, origin);
+    throw new LoginError(LOGIN_ERROR);
+  }
+  await recordSignInSuccess(db, loginId, user.userId, origin, now);
   const lifetimeMs = getEnv().ONRECO_TOKEN_HOURS * 3600 * 1000;
   const { token, issuedAt, expiresAt } = await issueAccessToken(db, user.userId, now, lifetimeMs);
   return {

@@ -22,7 +22,7 @@ let connection: pg.Client | null = null;
 let stopping = false;
 
 /**
- * On SIGTERM or SIGINT remix-serve closes its server, which waits for open connections: the
+ * On SIGTERM or SIGINT the web server (scripts/server.ts) closes, which waits for open connections: the
  * event streams would hold it, and the LISTEN connection the process, until it is killed. Their
  * subscribers end them now; browsers reconnect by themselves (to the next server).
  */

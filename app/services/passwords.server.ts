@@ -1,14 +1,18 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '~/db/db.server';
-import { FORGOT_PASSWORD_ERROR, PASSWORD_MESSAGES } from '~/domain/auth-schemas';
+import { PASSWORD_MESSAGES } from '~/domain/auth-schemas';
 import { formatDateTime } from '~/domain/japan-time';
 import { textsFor } from '~/domain/texts';
 import { revokeUserTokens } from '~/models/access-tokens.server';
 import { findUserByLoginOrMail, getUserCredentials, setPasswordHash, setTemporaryPasswordHash, type Viewer } from '~/models/users.server';
+import { countAgainst, type LimitPolicy } from '~/models/request-limits.server';
+import { logger } from './logger.server';
 import { sendMail } from './mail.server';
 import { hashPassword, passwordMatches } from './password.server';
+import type { SignInOrigin } from './sign-in-limits.server';
 
 const TEMPORARY_PASSWORD_HOURS = 24;
+const log = logger.child({ module: 'passwords' });
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
 export class PasswordError extends Error {
@@ -21,21 +25,47 @@ function temporaryPassword(): string {
   return Array.from({ length: 14 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
 }
 
+export const PASSCODE_POLICIES = {
+  account: { name: 'passcode:account', points: 3, windowSeconds: 3600 },
+  address: { name: 'passcode:address', points: 10, windowSeconds: 3600 },
+} satisfies Record<string, LimitPolicy>;
+
+export class PasscodeThrottled extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many requests. Try again later.');
+  }
+}
+
 /**
  * POST /v1/user/passcode: mails a temporary password (valid 24 h) to the account's first
- * address. The user's own password keeps working meanwhile. The mail goes out before the
- * transaction commits, so a failed send leaves nothing half done.
+ * address; the user's own password keeps working meanwhile. Known and unknown ids get the same
+ * answer after the same work (one lookup, one hash), so neither tells which accounts exist; the
+ * mail and the stored hash follow in `delivery`, which the caller does not wait for. A failed send
+ * stores nothing. At most 3 mails an hour per account (more are dropped, silently, as for an
+ * unknown id) and 10 requests an hour per address (429).
  */
-export async function issueTemporaryPassword(db: Db, loginIdOrMail: string, now = new Date()): Promise<void> {
+export async function issueTemporaryPassword(db: Db, loginIdOrMail: string, origin: SignInOrigin, now = new Date()): Promise<{ delivery: Promise<boolean> }> {
+  const perAddress = await countAgainst(db, PASSCODE_POLICIES.address, origin.address);
+  if (perAddress.blocked) throw new PasscodeThrottled(perAddress.retryAfterSeconds);
   const user = await findUserByLoginOrMail(db, loginIdOrMail);
-  if (!user?.mailaddress1) throw new PasswordError(FORGOT_PASSWORD_ERROR);
   const password = temporaryPassword();
-  const expiresAt = new Date(now.getTime() + TEMPORARY_PASSWORD_HOURS * 3600_000);
   const passwordHash = await hashPassword(password);
-  await db.transaction().execute(async (trx) => {
-    await setTemporaryPasswordHash(trx, user.userId, passwordHash, expiresAt);
-    await sendMail({ to: user.mailaddress1!, ...temporaryPasswordMail(user, password, expiresAt) });
-  });
+  if (!user?.mailaddress1) return { delivery: Promise.resolve(false) };
+  const perAccount = await countAgainst(db, PASSCODE_POLICIES.account, String(user.userId));
+  if (perAccount.blocked) return { delivery: Promise.resolve(false) };
+  const expiresAt = new Date(now.getTime() + TEMPORARY_PASSWORD_HOURS * 3600_000);
+  const delivery = db
+    .transaction()
+    .execute(async (trx) => {
+      await setTemporaryPasswordHash(trx, user.userId, passwordHash, expiresAt);
+      await sendMail({ to: user.mailaddress1!, ...temporaryPasswordMail(user, password, expiresAt) });
+      return true;
+    })
+    .catch((error: unknown) => {
+      log.warn({ err: error, userId: user.userId }, 'temporary password not mailed; nothing stored');
+      return false;
+    });
+  return { delivery };
 }
 
 function temporaryPasswordMail(user: Viewer, password: string, expiresAt: Date) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { action as noticeAction, loader as noticeLoader } from '~/routes/on-reco+/v1.notice';
 import { action as passcodeAction } from '~/routes/on-reco+/v1.user.passcode';
+import { PasscodeThrottled, issueTemporaryPassword } from '~/services/passwords.server';
 import { action as passAction } from '~/routes/on-reco+/v1.user.pass';
 import { action as tokenAction } from '~/routes/on-reco+/token';
 import { TEST_PASSWORD, countRows, createUser } from '../fixtures/chain';
@@ -77,10 +78,10 @@ describe('POST /v1/user/passcode', () => {
     expect(mail.to).toEqual(['store1@example.com']);
     expect(mail.subject).toBe('【On-Reco】仮パスワードの発行');
     const temporary = /仮パスワード: (\S+)/.exec(mail.text)![1];
-    for (const password of [temporary, TEST_PASSWORD]) {
-      const login = await call(tokenAction, postForm('/on-reco/token', { grant_type: 'password', username: 'store1', password }));
-      expect(login.status).toBe(200);
-    }
+    // The hash is stored when the mail was accepted (the transaction commits a moment after it).
+    const signIn = (password: string) => call(tokenAction, postForm('/on-reco/token', { grant_type: 'password', username: 'store1', password })).then((login) => login.status);
+    await expect.poll(() => signIn(temporary)).toBe(200);
+    expect(await signIn(TEST_PASSWORD)).toBe(200);
   });
 
   it('writes the mail in English for US users', async () => {
@@ -90,21 +91,37 @@ describe('POST /v1/user/passcode', () => {
     expect(mail.subject).toBe('[On-Reco] Temporary password');
   });
 
-  it('answers the one failure text for an unknown account and sends nothing', async () => {
-    const response = await call(passcodeAction, postJson('/on-reco/v1/user/passcode', { login_id: 'nobody@example.com' }));
-    expect(response.status).toBe(400);
-    expect((await response.json()).error_description).toBe('The login_id or email address is incorrect.');
-    expect(smtp.received).toHaveLength(0);
+  it('answers an unknown account as a known one, and sends nothing', async () => {
+    await createUser(db, 'store1', 101);
+    const known = await call(passcodeAction, postJson('/on-reco/v1/user/passcode', { login_id: 'store1' }));
+    const unknown = await call(passcodeAction, postJson('/on-reco/v1/user/passcode', { login_id: 'nobody@example.com' }));
+    expect([unknown.status, await unknown.json()]).toEqual([known.status, await known.json()]);
+    await smtp.waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(smtp.received.map((mail) => mail.to)).toEqual([['store1@example.com']]);
   });
 
-  it('changes nothing when the SMTP server refuses the mail', async () => {
+  it('stores no temporary password when the SMTP server refuses the mail', async () => {
     await createUser(db, 'store1', 101);
     await smtp.close();
-    const response = await call(passcodeAction, postJson('/on-reco/v1/user/passcode', { login_id: 'store1' })).catch(() => null);
-    expect(response?.status ?? 500).not.toBe(200);
+    const { delivery } = await issueTemporaryPassword(db, 'store1', { address: '192.0.2.1' });
+    expect(await delivery).toBe(false);
     const user = await db.selectFrom('users').select('temporary_password_hash').executeTakeFirstOrThrow();
     expect(user.temporary_password_hash).toBeNull();
     smtp = await startSmtpServer(Number(new URL(smtp.url).port));
+  });
+
+  it('mails an account at most 3 times an hour, and answers an address at most 10 times', async () => {
+    await createUser(db, 'store1', 101);
+    const ask = (address: string) => issueTemporaryPassword(db, 'store1', { address }).then(({ delivery }) => delivery);
+    const delivered = [];
+    for (const address of ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4']) delivered.push(await ask(address));
+    expect(delivered).toEqual([true, true, true, false]);
+    for (let i = 0; i < 9; i += 1) await ask('192.0.2.1'); // the 10th request of this address
+    await expect(ask('192.0.2.1')).rejects.toThrow(PasscodeThrottled);
+    const answer = await passcodeAction({ request: postJson('/on-reco/v1/user/passcode', { login_id: 'store1' }), params: {}, context: { clientAddress: '192.0.2.1' } });
+    expect((answer as Response).status).toBe(429);
+    expect((answer as Response).headers.get('Retry-After')).toMatch(/^\d+$/);
   });
 });
 

@@ -11,14 +11,14 @@ import { fileURLToPath } from 'node:url';
 // build or on the order the projects run in.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** Relative to the root: remix-serve, run from the root, serves the assets from there. */
+/** Relative to the root: the web server, run from the root, serves the assets from there. */
 export const CONSOLE_BUILD_DIR = '.cache/test-console';
 const SOURCES = ['app', 'gateway/protocol.ts', 'remix.config.js', 'tailwind.config.ts', 'postcss.config.js', 'tsconfig.json', 'package-lock.json'];
 const STAMP = path.join(ROOT, CONSOLE_BUILD_DIR, 'sources.sha256');
 const LOCK = path.join(ROOT, `${CONSOLE_BUILD_DIR}.lock`);
 const LOCK_WAIT_MS = 10 * 60_000;
 
-/** The server build to hand to remix-serve (absolute path). */
+/** The server build to hand to scripts/server.ts (absolute path). */
 export const CONSOLE_SERVER_BUILD = path.join(ROOT, CONSOLE_BUILD_DIR, 'build/index.js');
 
 /** Builds the console unless the build on disk was made from the sources as they are now. */

@@ -14,7 +14,7 @@ export function machine(): string {
 export async function serveConsole(databaseUrl: string, env: Record<string, string> = {}): Promise<{ base: string; stop(): Promise<void>; process: ChildProcess }> {
   const build = await ensureConsoleBuild();
   const port = 44000 + Math.floor(Math.random() * 4000);
-  const child = spawn(process.execPath, [path.resolve('node_modules/@remix-run/serve/dist/cli.js'), build], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/server.ts'), build], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATABASE_URL: databaseUrl, SESSION_SECRET: 'bench-session-secret-0123456789', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -15,7 +15,7 @@ declare module 'vitest' {
   }
 }
 
-// The e2e suite drives the real console: a production build served by remix-serve on a free
+// The e2e suite drives the real console: a production build served by our web server (scripts/server.ts) on a free
 // port (the tests' own build, console-build.ts), on the suite's database seeded with the demo
 // chain (one day of readings).
 export default async function setup(project: TestProject) {
@@ -29,7 +29,7 @@ export default async function setup(project: TestProject) {
   const port = 41000 + Math.floor(Math.random() * 9000);
   // Mail tests listen on this port with a real SMTP server of their own (tests/support/smtp.ts).
   const smtpPort = port + 1;
-  const server = spawn(process.execPath, [path.resolve('node_modules/@remix-run/serve/dist/cli.js'), build], {
+  const server = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/server.ts'), build], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -15,7 +15,9 @@ export const issueToken = defineCall({
   answer: { statuses: [200], json: AuthInfoSchema, description: 'The auth info (Cache-Control: no-store).' },
   errors: [
     { status: 400, error: 'unsupported_grant_type', when: 'grant_type is not password' },
-    { status: 400, error: 'invalid_grant', when: 'the user name or password is incorrect, or the user is not valid' },
+    { status: 400, error: 'invalid_grant', when: 'the user name or password is incorrect, or the user is not valid (the same answer for an unknown id)' },
+    { status: 429, error: 'too_many_attempts', when: 'too many failed sign-ins for this account and address, this address, or this account from an unknown address (Retry-After)' },
+    { status: 429, error: 'busy', when: 'too many password checks at once (Retry-After)' },
   ],
 });
 
@@ -37,8 +39,11 @@ export const requestPasscode = defineCall({
   summary: 'Mail a temporary password (forgotten password)',
   access: { kind: 'public' },
   input: { in: 'body', encoding: 'json-or-form', schema: PasscodeRequestSchema },
-  answer: { statuses: [200], json: PasscodeIssuedSchema, description: 'The mail is on its way.' },
-  errors: [{ status: 400, error: 'invalid_request', when: 'no valid user has this login id or mail address' }],
+  answer: { statuses: [200], json: PasscodeIssuedSchema, description: 'Answered alike whether or not a valid user has this login id or mail address; the mail follows when one has.' },
+  errors: [
+    { status: 429, error: 'too_many_requests', when: 'more than 10 requests an hour from this address (Retry-After)' },
+    { status: 429, error: 'busy', when: 'too many password hashes at once (Retry-After)' },
+  ],
 });
 
 export const getUser = defineCall({

@@ -5,7 +5,10 @@ import { AuthCard, ErrorBar } from '~/components/auth-card';
 import { getDb } from '~/db/db.server';
 import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-schemas';
 import { consoleAuthenticator } from '~/http/access.server';
+import { signInOriginOf } from '~/http/load-context.server';
 import { LoginError } from '~/services/auth.server';
+import { HashingBusy } from '~/services/password.server';
+import { SignInThrottled } from '~/services/sign-in-limits.server';
 import { createLoginSession, readSession } from '~/http/session.server';
 import { lookUpAccessToken } from '~/models/access-tokens.server';
 import { appUrl } from '~/domain/urls';
@@ -18,12 +21,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   try {
-    const auth = await consoleAuthenticator(getDb()).authenticate('form', request);
+    const auth = await consoleAuthenticator(getDb(), signInOriginOf(context)).authenticate('form', request);
     return createLoginSession(auth, appUrl.dashboard);
   } catch (error) {
     if (error instanceof LoginError) return json({ error: error.message }, { status: 400 });
+    if (error instanceof SignInThrottled) return json({ error: error.message }, { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } });
+    if (error instanceof HashingBusy) return json({ error: 'The server is busy. Try again in a moment.' }, { status: 429, headers: { 'Retry-After': '1' } });
     throw error;
   }
 }

@@ -3,22 +3,24 @@ import { Form, Link, useActionData, useNavigation } from '@remix-run/react';
 import { AuthCard, ErrorBar } from '~/components/auth-card';
 import { getDb } from '~/db/db.server';
 import { FORGOT_PASSWORD_ERROR, PasscodeRequestSchema } from '~/domain/auth-schemas';
-import { logger } from '~/services/logger.server';
-import { issueTemporaryPassword } from '~/services/passwords.server';
 import { appUrl } from '~/domain/urls';
+import { signInOriginOf } from '~/http/load-context.server';
+import { HashingBusy } from '~/services/password.server';
+import { PasscodeThrottled, issueTemporaryPassword } from '~/services/passwords.server';
 
 export const meta: MetaFunction = () => [{ title: 'Forgot password | On-Reco' }];
 
-// Any failure (unknown account, no mail address, mail not sent) shows the one English text of
-// the specification, so the form does not tell which accounts exist.
-export async function action({ request }: ActionFunctionArgs) {
+// An unknown account goes on to the confirmation page like a known one, so the form does not
+// tell which accounts exist (docs/decisions/090-sign-in-limits.md); the specification's one
+// English failure text is for input that is no login id or address, and for a throttled client.
+export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = PasscodeRequestSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return json({ error: FORGOT_PASSWORD_ERROR }, { status: 400 });
   try {
-    await issueTemporaryPassword(getDb(), parsed.data.login_id);
+    await issueTemporaryPassword(getDb(), parsed.data.login_id, signInOriginOf(context));
   } catch (error) {
-    logger.child({ module: 'passwords' }).warn({ err: error }, 'temporary password not issued');
-    return json({ error: FORGOT_PASSWORD_ERROR }, { status: 400 });
+    if (!(error instanceof PasscodeThrottled || error instanceof HashingBusy)) throw error;
+    return json({ error: FORGOT_PASSWORD_ERROR }, { status: 429 });
   }
   return redirect(appUrl.passwordIssue);
 }

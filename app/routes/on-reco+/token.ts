@@ -1,11 +1,15 @@
 import { issueToken } from '~/domain/api/auth';
 import { apiError } from '~/http/access.server';
 import { apiAction, apiNotAllowed } from '~/http/api-route.server';
+import { retryLater } from '~/http/failures.server';
+import { signInOriginOf } from '~/http/load-context.server';
 import { LoginError, logIn } from '~/services/auth.server';
+import { HashingBusy } from '~/services/password.server';
+import { SignInThrottled } from '~/services/sign-in-limits.server';
 
 // POST /on-reco/token (form body grant_type=password, username, password): the auth info.
 // Failures are 400 {error, error_description}, OAuth-style, as the specification's client expects,
-// and so is the 405 of another method.
+// and so is the 405 of another method; too many failures are 429 (docs/decisions/090-sign-in-limits.md).
 const useTokenPost = () => apiError(405, 'invalid_request', 'Use POST.');
 
 function invalidTokenRequest(fields: Record<string, string>): Response {
@@ -15,11 +19,13 @@ function invalidTokenRequest(fields: Record<string, string>): Response {
 
 export const action = apiAction(
   issueToken,
-  async ({ input, db }) => {
+  async ({ input, db, loadContext }) => {
     try {
-      return await logIn(db, input.username, input.password);
+      return await logIn(db, input.username, input.password, signInOriginOf(loadContext));
     } catch (error) {
       if (error instanceof LoginError) return apiError(400, 'invalid_grant', error.message);
+      if (error instanceof SignInThrottled) return retryLater('too_many_attempts', error.message, error.retryAfterSeconds);
+      if (error instanceof HashingBusy) return retryLater('busy', 'The server is busy; retry in a moment.', 1);
       throw error;
     }
   },

@@ -1,15 +1,19 @@
 import { requestPasscode } from '~/domain/api/auth';
-import { apiError } from '~/http/access.server';
 import { apiAction, apiNotAllowed } from '~/http/api-route.server';
-import { PasswordError, issueTemporaryPassword } from '~/services/passwords.server';
+import { retryLater } from '~/http/failures.server';
+import { signInOriginOf } from '~/http/load-context.server';
+import { HashingBusy } from '~/services/password.server';
+import { PasscodeThrottled, issueTemporaryPassword } from '~/services/passwords.server';
 
-// POST /v1/user/passcode {login_id} (no auth header): mails a temporary password.
-export const action = apiAction(requestPasscode, async ({ input, db }) => {
+// POST /v1/user/passcode {login_id} (no auth header): mails a temporary password. The answer is
+// the same whether the account exists (docs/decisions/090-sign-in-limits.md).
+export const action = apiAction(requestPasscode, async ({ input, db, loadContext }) => {
   try {
-    await issueTemporaryPassword(db, input.login_id);
+    await issueTemporaryPassword(db, input.login_id, signInOriginOf(loadContext));
     return { result: 'issued' as const };
   } catch (error) {
-    if (error instanceof PasswordError) return apiError(400, 'invalid_request', error.message);
+    if (error instanceof PasscodeThrottled) return retryLater('too_many_requests', error.message, error.retryAfterSeconds);
+    if (error instanceof HashingBusy) return retryLater('busy', 'The server is busy; retry in a moment.', 1);
     throw error;
   }
 });

@@ -1,0 +1,82 @@
+import type { RequestHandler } from 'express';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { MAX_DIAGRAM_BYTES, MAX_DIAGRAM_FILES } from '~/domain/diagram';
+
+// Limits that hold before a request reaches Remix, its authentication or its parsing: a body
+// larger than any call takes is refused from its Content-Length, and a burst larger than the
+// process can serve is told to come back (429 with Retry-After) instead of queueing into
+// timeouts. docs/decisions/080-web-server.md has the figures.
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const MiB = 1024 * 1024;
+/** Diagram uploads (the only multipart bodies), gateway batches, and everything else. */
+export const BODY_LIMITS = {
+  upload: MAX_DIAGRAM_FILES * MAX_DIAGRAM_BYTES + MiB,
+  readings: 8 * MiB,
+  other: MiB,
+} as const;
+
+function bodyLimitOf(path: string, contentType: string): number {
+  if (path === '/on-reco/v1/gateway/readings') return BODY_LIMITS.readings;
+  if (contentType.startsWith('multipart/form-data')) return BODY_LIMITS.upload;
+  return BODY_LIMITS.other;
+}
+
+function refuse(res: Parameters<RequestHandler>[1], status: number, error: string, description: string, retryAfterSeconds?: number) {
+  if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
+  // The body is not read: close the connection after the answer, so the client sees the status
+  // instead of a reset while it is still sending.
+  res.setHeader('Connection', 'close');
+  res.status(status).json({ error, error_description: description });
+}
+
+export function limitBodies(): RequestHandler {
+  return (req, res, next) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const length = req.get('Content-Length');
+    if (length === undefined) {
+      if (req.get('Transfer-Encoding')) return refuse(res, 411, 'length_required', 'Send the body with a Content-Length.');
+      return next();
+    }
+    const limit = bodyLimitOf(req.path, req.get('Content-Type') ?? '');
+    if (!/^\d+$/.test(length) || Number(length) > limit) return refuse(res, 413, 'payload_too_large', `The body is larger than ${limit} bytes.`);
+    next();
+  };
+}
+
+/** Long-lived event streams and static files do not count as work in flight. */
+const isStream = (path: string) => path === '/resources/events';
+
+export interface LoadLimits {
+  /** Requests one process works on at once; past it, 429. */
+  maxInFlight: number;
+  /** Requests per second per client (bearer token, session cookie, or else address). */
+  perClientPerSecond: number;
+}
+
+export function shedLoad(limits: LoadLimits): RequestHandler {
+  const perClient = new RateLimiterMemory({ points: limits.perClientPerSecond, duration: 1 });
+  let inFlight = 0;
+  return (req, res, next) => {
+    if (isStream(req.path)) return next();
+    if (inFlight >= limits.maxInFlight) return refuse(res, 429, 'busy', 'The server is busy; retry later.', 2);
+    const client = req.get('Authorization') ?? sessionCookieOf(req.get('Cookie')) ?? `address:${req.ip}`;
+    perClient
+      .consume(client)
+      .then(() => {
+        inFlight += 1;
+        res.once('close', () => {
+          inFlight -= 1;
+        });
+        next();
+      })
+      .catch((limited: unknown) => {
+        const wait = limited instanceof RateLimiterRes ? Math.max(1, Math.ceil(limited.msBeforeNext / 1000)) : 1;
+        refuse(res, 429, 'too_many_requests', 'Too many requests; retry later.', wait);
+      });
+  };
+}
+
+function sessionCookieOf(cookie: string | undefined): string | undefined {
+  return cookie?.match(/__onreco_session=([^;]+)/)?.[1];
+}

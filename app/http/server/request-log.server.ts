@@ -1,0 +1,53 @@
+import type { ServerBuild } from '@remix-run/node';
+import { type AgnosticRouteObject, matchRoutes } from '@remix-run/router';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { type RequestContext, runWithRequestContext } from './request-context.server';
+
+// One log line per request: method, the route's path template (never the URL itself, which may
+// carry ids and dates the log does not need), status, duration, and the user or gateway. No
+// header, body or query is logged, so no token, password or PIN ever reaches the log. Routine
+// gateway uploads and console data refreshes are debug; the rest is info, 4xx warn, 5xx error.
+
+function routeTree(build: ServerBuild): AgnosticRouteObject[] {
+  const children = new Map<string | undefined, AgnosticRouteObject[]>();
+  for (const route of Object.values(build.routes)) {
+    const list = children.get(route.parentId) ?? [];
+    list.push({ id: route.id, path: route.path, index: route.index as false | undefined, caseSensitive: route.caseSensitive });
+    children.set(route.parentId, list);
+  }
+  const attach = (routes: AgnosticRouteObject[]): AgnosticRouteObject[] =>
+    routes.map((route) => (route.index ? route : { ...route, children: attach(children.get(route.id) ?? []) }));
+  return attach(children.get(undefined) ?? []);
+}
+
+export function pathTemplateOf(routes: AgnosticRouteObject[], pathname: string): string {
+  const matches = matchRoutes(routes, pathname);
+  if (!matches) return 'unmatched';
+  const template = matches.map((match) => match.route.path).filter(Boolean).join('/');
+  return `/${template}`.replace(/\/+/g, '/');
+}
+
+const isRoutine = (template: string, status: number) => status < 400 && (template.startsWith('/on-reco/v1/gateway/') || template.startsWith('/resources/'));
+
+export function requestLog(build: ServerBuild, log: Logger): RequestHandler {
+  const routes = routeTree(build);
+  return (req, res, next) => {
+    const started = performance.now();
+    const context: RequestContext = {};
+    res.once('finish', () => {
+      const template = pathTemplateOf(routes, req.path);
+      const line = {
+        method: req.method,
+        path: template,
+        status: res.statusCode,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        ...(context.userId !== undefined ? { userId: context.userId } : {}),
+        ...(context.gatewayStoreId !== undefined ? { gatewayStoreId: context.gatewayStoreId } : {}),
+      };
+      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : isRoutine(template, res.statusCode) ? 'debug' : 'info';
+      log[level](line, 'request');
+    });
+    runWithRequestContext(context, next);
+  };
+}
