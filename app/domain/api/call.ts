@@ -97,6 +97,9 @@ export type DeclaredCall<R extends Route, D extends CallDetails> = Omit<D, 'acce
 /**
  * Declares a call: its id (exported under that name; the registry checks it), its route and the
  * rest. Keeps the literal types, so a handler's input and answer are typed from the declaration.
+ *   export const getStore = defineCall('getStore', 'GET /on-reco/v1/stores', {
+ *     summary: 'The store info', access: { kind: 'user', store: 'store_id' },
+ *     input: query(StoreIdSchema), answer: jsonAnswer(StoreInfoAnswerSchema, 'The store info of 000 §3.') });
  */
 export function defineCall<const R extends Route, const D extends CallDetails>(id: string, route: R, details: D): DeclaredCall<R, D> {
   const [method, path] = route.split(' ') as [MethodOf<R>, string];
