@@ -1,3 +1,4 @@
+import { FURNITURE_KINDS, type FurnitureKind, type FurnitureKindKey } from '~/domain/furniture-kinds';
 import { maxDeviation, type SensorCurve } from './curves';
 import type { Rng } from './prng';
 
@@ -14,11 +15,8 @@ export type Zone = 'wallTop' | 'wallLeft' | 'wallRight' | 'island' | 'counter' |
 /** How the temperature behaves: drives the curve parameters and the default limits. */
 export type Climate = 'chilled' | 'drink' | 'walkin' | 'frozen' | 'hot' | 'produce' | 'room' | 'shelf' | 'outside';
 
-export const ICON_KIND = {
-  alcohol: 1, backyard: 2, chilled1: 3, chilled2: 4, cosmetics: 5, dairy: 6, dessert: 7, drink: 8, energyDrink: 9,
-  frozen: 10, fruit: 11, hotSnack: 12, ice: 13, medicine: 14, obento: 15, onigiri: 16, outsideTemperature: 17,
-  sideDish1: 18, sideDish2: 19, storeTemperature: 20, sweets: 21, vegetable: 22,
-} as const;
+/** The icon kinds (1-22) by key, from the one list of app/domain/furniture-kinds.ts. */
+export const ICON_KIND = Object.fromEntries(FURNITURE_KINDS.map((kind) => [kind.key, kind.id])) as { readonly [K in FurnitureKindKey]: Extract<FurnitureKind, { key: K }>['id'] };
 
 /** measure_target_equipment_kinds of the migration. */
 export const FURNITURE_KIND = {
