@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { API_CALLS, type ApiCall, NOT_CALLS, type Schema } from '~/domain/api';
+import { API_CALLS, type ApiCall, defineCall, jsonAnswer, NOT_CALLS, registryOf, type Schema } from '~/domain/api';
 import { toCompactDateTime } from '~/domain/japan-time';
 import type { ApiRouteFunction } from '~/http/api-route.server';
 import { openApiDocument } from '~/http/openapi.server';
@@ -59,6 +59,16 @@ describe('the API registry', () => {
       if (call.access.kind === 'user' && call.access.store) expect(fields, `${call.id}: its store field`).toContain(call.access.store);
       for (const field of Object.keys(call.references ?? {})) expect(fields, `${call.id}: its referenced-id field`).toContain(field);
     }
+  });
+
+  it('fills a declaration\'s defaults and refuses an id exported under another name or declared twice', () => {
+    const declare = (id: string) => defineCall(id, 'GET /on-reco/v1/thing', { summary: 'A thing', answer: jsonAnswer(z.object({}), 'The thing.') });
+    expect(declare('getThing')).toMatchObject({ id: 'getThing', method: 'GET', path: '/on-reco/v1/thing', access: { kind: 'user' }, answer: { statuses: [200] } });
+    expect(() => defineCall('getThing', 'GET /v1/thing' as never, { summary: 'A thing', answer: jsonAnswer(z.object({}), 'The thing.') })).toThrow(/not a METHOD \/on-reco/);
+    const getThing = declare('getThing');
+    expect(registryOf({ things: { getThing, THING_LIMIT: 5 } })).toEqual({ things: [getThing] });
+    expect(() => registryOf({ things: { getThing: declare('getThings') } })).toThrow('api/things: getThing is declared with the id getThings');
+    expect(() => registryOf({ things: { getThing: declare('getThing') }, stuff: { getThing: declare('getThing') } })).toThrow('api/stuff: getThing is declared in api/things too');
   });
 
   it('has a route for every declaration and a declaration for every route', async () => {

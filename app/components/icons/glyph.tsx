@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { createElement, Fragment, type ReactElement, type ReactNode } from 'react';
 
 export interface IconProps {
   /** Size and colour come from CSS: `h-5 w-5 text-slate-500`. Default h-6 w-6 (24 px). */
@@ -29,4 +29,10 @@ export function Glyph({ className = 'h-6 w-6', title, colour, children }: IconPr
       {children}
     </svg>
   );
+}
+
+/** An icon of the set drawn by these shapes (paths, circles, rects on the 24×24 grid), in currentColor. */
+export function outlineIcon(...shapes: ReactElement[]) {
+  const drawing = createElement(Fragment, null, ...shapes); // separate children, as if written inside <Glyph>: no keys needed
+  return (props: IconProps) => <Glyph {...props}>{drawing}</Glyph>;
 }

@@ -1,3 +1,4 @@
+import { FURNITURE_KINDS, type FurnitureKind, type FurnitureKindKey } from '~/domain/furniture-kinds';
 import { maxDeviation, type SensorCurve } from './curves';
 import type { Rng } from './prng';
 
@@ -14,11 +15,8 @@ export type Zone = 'wallTop' | 'wallLeft' | 'wallRight' | 'island' | 'counter' |
 /** How the temperature behaves: drives the curve parameters and the default limits. */
 export type Climate = 'chilled' | 'drink' | 'walkin' | 'frozen' | 'hot' | 'produce' | 'room' | 'shelf' | 'outside';
 
-export const ICON_KIND = {
-  alcohol: 1, backyard: 2, chilled1: 3, chilled2: 4, cosmetics: 5, dairy: 6, dessert: 7, drink: 8, energyDrink: 9,
-  frozen: 10, fruit: 11, hotSnack: 12, ice: 13, medicine: 14, obento: 15, onigiri: 16, outsideTemperature: 17,
-  sideDish1: 18, sideDish2: 19, storeTemperature: 20, sweets: 21, vegetable: 22,
-} as const;
+/** The icon kinds (1-22) by key, from the one list of app/domain/furniture-kinds.ts. */
+export const ICON_KIND = Object.fromEntries(FURNITURE_KINDS.map((kind) => [kind.key, kind.id])) as { readonly [K in FurnitureKindKey]: Extract<FurnitureKind, { key: K }>['id'] };
 
 /** measure_target_equipment_kinds of the migration. */
 export const FURNITURE_KIND = {
@@ -41,68 +39,95 @@ export interface SensorTemplate {
   limits?: [number, number] | null;
 }
 
-const t = (
-  key: string, name: string, short: string, icon: number, furniture: number, climate: Climate, zone: Zone, chance: number,
-  limits?: [number, number] | null,
-): SensorTemplate => ({ key, name, short, icon, furniture, climate, zone, chance, limits });
+type Row = Omit<SensorTemplate, 'zone'>;
+
+const t = (key: string, name: string, short: string, icon: number, furniture: number, climate: Climate, chance: number, limits?: [number, number] | null): Row =>
+  ({ key, name, short, icon, furniture, climate, chance, limits });
+
+/** The commonest furniture: a multi-deck open case of chilled food. */
+const openCase = (key: string, name: string, short: string, icon: number, chance: number, limits?: [number, number] | null) =>
+  t(key, name, short, icon, FURNITURE_KIND.multiDeckOpen, 'chilled', chance, limits);
+
+/** A format's furniture, zone by zone as it stands on the floor plan; the order is kept (a store's sensors are drawn from it). */
+function byZone(zones: Partial<Record<Zone, Row[]>>): SensorTemplate[] {
+  return Object.entries(zones).flatMap(([zone, rows]) => rows.map(({ chance, limits, ...row }) => ({ ...row, zone: zone as Zone, chance, limits })));
+}
 
 const K = ICON_KIND;
 const F = FURNITURE_KIND;
 
-export const CONVENIENCE_TEMPLATES: readonly SensorTemplate[] = [
-  t('walkin', 'ウォークイン冷蔵庫', 'W/I冷蔵庫', K.backyard, F.walkInFridge, 'walkin', 'backyard', 0.7),
-  t('drink1', 'ドリンクリーチイン1', 'ドリンク1', K.drink, F.reachInFridge, 'drink', 'wallTop', 1),
-  t('drink2', 'ドリンクリーチイン2', 'ドリンク2', K.drink, F.reachInFridge, 'drink', 'wallTop', 0.35),
-  t('alcohol', '酒類リーチイン', '酒類', K.alcohol, F.reachInFridge, 'drink', 'wallTop', 0.7),
-  t('chilledDrink', 'チルド飲料ケース', 'チルド飲料', K.chilled2, F.multiDeckOpen, 'chilled', 'wallTop', 0.3),
-  t('frozen', '冷凍ケース1', '冷凍ケース', K.frozen, F.reachInFreezer, 'frozen', 'wallTop', 1),
-  t('onigiri', 'おにぎりケース', 'おにぎり', K.onigiri, F.multiDeckOpen, 'chilled', 'wallLeft', 1, [3, 10]),
-  t('obento', '弁当ケース', '弁当', K.obento, F.multiDeckOpen, 'chilled', 'wallLeft', 1, [3, 10]),
-  t('sandwich', 'サンド・チルドケース', 'サンド', K.chilled1, F.multiDeckOpen, 'chilled', 'wallLeft', 0.7),
-  t('sideDish', '惣菜ケース', '惣菜', K.sideDish1, F.multiDeckOpen, 'chilled', 'wallLeft', 0.4),
-  t('dessert', 'デザートケース', 'デザート', K.dessert, F.multiDeckOpen, 'chilled', 'wallLeft', 0.7),
-  t('dairy', '乳製品ケース', '乳製品', K.dairy, F.multiDeckOpen, 'chilled', 'wallLeft', 0.5),
-  t('sweets', 'スイーツケース', 'スイーツ', K.sweets, F.multiDeckOpen, 'chilled', 'wallLeft', 0.3),
-  t('vegetable', 'カット野菜ケース', 'カット野菜', K.vegetable, F.multiDeckOpen, 'produce', 'wallLeft', 0.15),
-  t('fruit', 'カットフルーツケース', 'フルーツ', K.fruit, F.multiDeckOpen, 'produce', 'wallLeft', 0.15),
-  t('ice', 'アイスストッカー', 'アイス', K.ice, F.iceStocker, 'frozen', 'island', 1),
-  t('energy', 'エナジードリンククーラー', 'エナジー', K.energyDrink, F.drinkCooler, 'drink', 'island', 0.3),
-  t('medicine', '医薬品棚', '医薬品', K.medicine, F.salesFloor, 'shelf', 'island', 0.2),
-  t('cosmetics', '化粧品棚', '化粧品', K.cosmetics, F.salesFloor, 'shelf', 'island', 0.25),
-  t('hotSnack', 'ホットスナック什器', 'ホットスナック', K.hotSnack, F.hotShowcase, 'hot', 'counter', 1),
-  t('steamer', '中華まんスチーマー', '中華まん', K.hotSnack, F.steamer, 'hot', 'counter', 0.4),
-  t('room', '店内温度', '売場', K.storeTemperature, F.salesFloor, 'room', 'floor', 0.85),
-  t('outside', '屋外温度', '屋外', K.outsideTemperature, F.outdoors, 'outside', 'outside', 0.35),
-];
+export const CONVENIENCE_TEMPLATES: readonly SensorTemplate[] = byZone({
+  backyard: [t('walkin', 'ウォークイン冷蔵庫', 'W/I冷蔵庫', K.backyard, F.walkInFridge, 'walkin', 0.7)],
+  wallTop: [
+    t('drink1', 'ドリンクリーチイン1', 'ドリンク1', K.drink, F.reachInFridge, 'drink', 1),
+    t('drink2', 'ドリンクリーチイン2', 'ドリンク2', K.drink, F.reachInFridge, 'drink', 0.35),
+    t('alcohol', '酒類リーチイン', '酒類', K.alcohol, F.reachInFridge, 'drink', 0.7),
+    openCase('chilledDrink', 'チルド飲料ケース', 'チルド飲料', K.chilled2, 0.3),
+    t('frozen', '冷凍ケース1', '冷凍ケース', K.frozen, F.reachInFreezer, 'frozen', 1),
+  ],
+  wallLeft: [
+    openCase('onigiri', 'おにぎりケース', 'おにぎり', K.onigiri, 1, [3, 10]),
+    openCase('obento', '弁当ケース', '弁当', K.obento, 1, [3, 10]),
+    openCase('sandwich', 'サンド・チルドケース', 'サンド', K.chilled1, 0.7),
+    openCase('sideDish', '惣菜ケース', '惣菜', K.sideDish1, 0.4),
+    openCase('dessert', 'デザートケース', 'デザート', K.dessert, 0.7),
+    openCase('dairy', '乳製品ケース', '乳製品', K.dairy, 0.5),
+    openCase('sweets', 'スイーツケース', 'スイーツ', K.sweets, 0.3),
+    t('vegetable', 'カット野菜ケース', 'カット野菜', K.vegetable, F.multiDeckOpen, 'produce', 0.15),
+    t('fruit', 'カットフルーツケース', 'フルーツ', K.fruit, F.multiDeckOpen, 'produce', 0.15),
+  ],
+  island: [
+    t('ice', 'アイスストッカー', 'アイス', K.ice, F.iceStocker, 'frozen', 1),
+    t('energy', 'エナジードリンククーラー', 'エナジー', K.energyDrink, F.drinkCooler, 'drink', 0.3),
+    t('medicine', '医薬品棚', '医薬品', K.medicine, F.salesFloor, 'shelf', 0.2),
+    t('cosmetics', '化粧品棚', '化粧品', K.cosmetics, F.salesFloor, 'shelf', 0.25),
+  ],
+  counter: [
+    t('hotSnack', 'ホットスナック什器', 'ホットスナック', K.hotSnack, F.hotShowcase, 'hot', 1),
+    t('steamer', '中華まんスチーマー', '中華まん', K.hotSnack, F.steamer, 'hot', 0.4),
+  ],
+  floor: [t('room', '店内温度', '売場', K.storeTemperature, F.salesFloor, 'room', 0.85)],
+  outside: [t('outside', '屋外温度', '屋外', K.outsideTemperature, F.outdoors, 'outside', 0.35)],
+});
 
-export const SUPERMARKET_TEMPLATES: readonly SensorTemplate[] = [
-  t('veg1', '青果多段ケース1', '青果1', K.vegetable, F.multiDeckOpen, 'produce', 'wallLeft', 1),
-  t('veg2', '青果多段ケース2', '青果2', K.vegetable, F.multiDeckOpen, 'produce', 'wallLeft', 0.5),
-  t('fruit', '果物ケース', '果物', K.fruit, F.multiDeckOpen, 'produce', 'wallLeft', 0.9),
-  t('meat', '精肉多段ケース', '精肉', K.chilled2, F.multiDeckOpen, 'chilled', 'wallTop', 1),
-  t('fish', '鮮魚多段ケース', '鮮魚', K.chilled2, F.multiDeckOpen, 'chilled', 'wallTop', 1),
-  t('dailyFood', '日配ケース（豆腐・練り物）', '日配', K.chilled1, F.multiDeckOpen, 'chilled', 'wallTop', 1),
-  t('dairy', '乳製品ケース', '乳製品', K.dairy, F.multiDeckOpen, 'chilled', 'wallTop', 1),
-  t('dessert', 'デザートケース', 'デザート', K.dessert, F.multiDeckOpen, 'chilled', 'wallTop', 0.6),
-  t('alcohol', '酒類リーチイン', '酒類', K.alcohol, F.reachInFridge, 'drink', 'wallTop', 0.6),
-  t('drink', 'ドリンクリーチイン', 'ドリンク', K.drink, F.reachInFridge, 'drink', 'wallTop', 0.6),
-  t('sideDish1', '惣菜ケース1', '惣菜1', K.sideDish1, F.multiDeckOpen, 'chilled', 'wallRight', 1),
-  t('sideDish2', '惣菜ケース2', '惣菜2', K.sideDish2, F.multiDeckOpen, 'chilled', 'wallRight', 0.6),
-  t('obento', '弁当・寿司ケース', '弁当・寿司', K.obento, F.multiDeckOpen, 'chilled', 'wallRight', 1, [3, 10]),
-  t('onigiri', 'おにぎりケース', 'おにぎり', K.onigiri, F.multiDeckOpen, 'chilled', 'wallRight', 0.4, [3, 10]),
-  t('sweets', '洋菓子ケース', '洋菓子', K.sweets, F.multiDeckOpen, 'chilled', 'wallRight', 0.4),
-  t('frozen1', '冷凍平台1', '冷凍平台1', K.frozen, F.flatFreezer, 'frozen', 'island', 1),
-  t('frozen2', '冷凍平台2', '冷凍平台2', K.frozen, F.flatFreezer, 'frozen', 'island', 0.6),
-  t('ice', 'アイス平台', 'アイス', K.ice, F.flatFreezer, 'frozen', 'island', 0.8),
-  t('energy', 'エナジードリンク冷蔵棚', 'エナジー', K.energyDrink, F.drinkCooler, 'drink', 'island', 0.3),
-  t('medicine', '医薬品コーナー', '医薬品', K.medicine, F.salesFloor, 'shelf', 'island', 0.3),
-  t('cosmetics', '化粧品コーナー', '化粧品', K.cosmetics, F.salesFloor, 'shelf', 'island', 0.4),
-  t('hotDeli', '揚げ物ホットケース', 'ホット惣菜', K.hotSnack, F.hotShowcase, 'hot', 'counter', 0.6),
-  t('backyardFridge', 'バックヤード冷蔵庫', 'BY冷蔵庫', K.backyard, F.backyardFridge, 'walkin', 'backyard', 1),
-  t('backyardFreezer', 'バックヤード冷凍庫', 'BY冷凍庫', K.backyard, F.walkInFreezer, 'frozen', 'backyard', 0.7),
-  t('room', '店内温度', '売場', K.storeTemperature, F.salesFloor, 'room', 'floor', 0.8),
-  t('outside', '屋外温度', '屋外', K.outsideTemperature, F.outdoors, 'outside', 'outside', 0.5),
-];
+export const SUPERMARKET_TEMPLATES: readonly SensorTemplate[] = byZone({
+  wallLeft: [
+    t('veg1', '青果多段ケース1', '青果1', K.vegetable, F.multiDeckOpen, 'produce', 1),
+    t('veg2', '青果多段ケース2', '青果2', K.vegetable, F.multiDeckOpen, 'produce', 0.5),
+    t('fruit', '果物ケース', '果物', K.fruit, F.multiDeckOpen, 'produce', 0.9),
+  ],
+  wallTop: [
+    openCase('meat', '精肉多段ケース', '精肉', K.chilled2, 1),
+    openCase('fish', '鮮魚多段ケース', '鮮魚', K.chilled2, 1),
+    openCase('dailyFood', '日配ケース（豆腐・練り物）', '日配', K.chilled1, 1),
+    openCase('dairy', '乳製品ケース', '乳製品', K.dairy, 1),
+    openCase('dessert', 'デザートケース', 'デザート', K.dessert, 0.6),
+    t('alcohol', '酒類リーチイン', '酒類', K.alcohol, F.reachInFridge, 'drink', 0.6),
+    t('drink', 'ドリンクリーチイン', 'ドリンク', K.drink, F.reachInFridge, 'drink', 0.6),
+  ],
+  wallRight: [
+    openCase('sideDish1', '惣菜ケース1', '惣菜1', K.sideDish1, 1),
+    openCase('sideDish2', '惣菜ケース2', '惣菜2', K.sideDish2, 0.6),
+    openCase('obento', '弁当・寿司ケース', '弁当・寿司', K.obento, 1, [3, 10]),
+    openCase('onigiri', 'おにぎりケース', 'おにぎり', K.onigiri, 0.4, [3, 10]),
+    openCase('sweets', '洋菓子ケース', '洋菓子', K.sweets, 0.4),
+  ],
+  island: [
+    t('frozen1', '冷凍平台1', '冷凍平台1', K.frozen, F.flatFreezer, 'frozen', 1),
+    t('frozen2', '冷凍平台2', '冷凍平台2', K.frozen, F.flatFreezer, 'frozen', 0.6),
+    t('ice', 'アイス平台', 'アイス', K.ice, F.flatFreezer, 'frozen', 0.8),
+    t('energy', 'エナジードリンク冷蔵棚', 'エナジー', K.energyDrink, F.drinkCooler, 'drink', 0.3),
+    t('medicine', '医薬品コーナー', '医薬品', K.medicine, F.salesFloor, 'shelf', 0.3),
+    t('cosmetics', '化粧品コーナー', '化粧品', K.cosmetics, F.salesFloor, 'shelf', 0.4),
+  ],
+  counter: [t('hotDeli', '揚げ物ホットケース', 'ホット惣菜', K.hotSnack, F.hotShowcase, 'hot', 0.6)],
+  backyard: [
+    t('backyardFridge', 'バックヤード冷蔵庫', 'BY冷蔵庫', K.backyard, F.backyardFridge, 'walkin', 1),
+    t('backyardFreezer', 'バックヤード冷凍庫', 'BY冷凍庫', K.backyard, F.walkInFreezer, 'frozen', 0.7),
+  ],
+  floor: [t('room', '店内温度', '売場', K.storeTemperature, F.salesFloor, 'room', 0.8)],
+  outside: [t('outside', '屋外温度', '屋外', K.outsideTemperature, F.outdoors, 'outside', 0.5)],
+});
 
 export const TEMPLATES: Record<StoreFormat, readonly SensorTemplate[]> = {
   convenience: CONVENIENCE_TEMPLATES,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { alertHistoryQuerySchema, AlertStopSchema } from '../alert-history';
 import { AlertStatusAnswerSchema, AlertStatusQuerySchema } from '../sensor-schemas';
-import { defineCall } from './call';
+import { body, defineCall, fileAnswer, jsonAnswer, query } from './call';
 
 // The alert history (000 §7, docs/decisions/040-alert-history.md) and the active alerts.
 
@@ -43,51 +43,35 @@ export const AlertStopAnswerSchema = z.strictObject({
 
 const noSuchStoreOrSensor = { status: 404, error: 'not_found', when: 'the store or a sensor does not exist or is not the user\'s' } as const;
 
-export const listAlertHistory = defineCall({
-  id: 'listAlertHistory',
-  method: 'GET',
-  path: '/on-reco/v1/alert_history',
+export const listAlertHistory = defineCall('listAlertHistory', 'GET /on-reco/v1/alert_history', {
   summary: 'One page of the alert history of sensors or of a store, newest first',
-  access: { kind: 'user' },
-  input: { in: 'query', schema: alertHistoryQuerySchema },
-  answer: { statuses: [200], json: AlertHistoryPageAnswerSchema, description: 'all_count and the page.' },
+  input: query(alertHistoryQuerySchema),
+  answer: jsonAnswer(AlertHistoryPageAnswerSchema, 'all_count and the page.'),
   errors: [noSuchStoreOrSensor],
   references: { store_id: 'store', equipment_id: 'equipment' },
 });
 
-export const alertHistoryCsv = defineCall({
-  id: 'alertHistoryCsv',
-  method: 'GET',
-  path: '/on-reco/v1/alert_history/csv',
+export const alertHistoryCsv = defineCall('alertHistoryCsv', 'GET /on-reco/v1/alert_history/csv', {
   summary: 'The alert history with the list\'s filters as CSV (paging ignored)',
-  access: { kind: 'user' },
-  input: { in: 'query', schema: alertHistoryQuerySchema },
-  answer: { statuses: [200], file: ['text/csv'], description: 'alert_history.csv, UTF-8 with a BOM, newest first.' },
+  input: query(alertHistoryQuerySchema),
+  answer: fileAnswer(['text/csv'], 'alert_history.csv, UTF-8 with a BOM, newest first.'),
   errors: [noSuchStoreOrSensor],
   references: { store_id: 'store', equipment_id: 'equipment' },
 });
 
-export const stopAlert = defineCall({
-  id: 'stopAlert',
-  method: 'POST',
-  path: '/on-reco/v1/alert_history',
+export const stopAlert = defineCall('stopAlert', 'POST /on-reco/v1/alert_history', {
   summary: 'Stop a sensor\'s active alert (no more re-notifications)',
   description: 'Any user who can see the store may stop; stopping a stopped alert changes nothing (200, already_stopped 1).',
-  access: { kind: 'user' },
-  input: { in: 'body', encoding: 'json-or-form', schema: AlertStopSchema },
-  answer: { statuses: [200], json: AlertStopAnswerSchema, description: 'The history row of the stopped alert.' },
+  input: body(AlertStopSchema),
+  answer: jsonAnswer(AlertStopAnswerSchema, 'The history row of the stopped alert.'),
   errors: [{ status: 404, error: 'not_found', when: 'no such active alert on a sensor the user may see' }],
   references: { equipment_id: 'equipment' },
 });
 
-export const listActiveAlerts = defineCall({
-  id: 'listActiveAlerts',
-  method: 'GET',
-  path: '/on-reco/v1/alert_history/alert_status',
+export const listActiveAlerts = defineCall('listActiveAlerts', 'GET /on-reco/v1/alert_history/alert_status', {
   summary: 'The active (equipment_id, alert_id) pairs of sensors',
   description: 'Sensors of stores the user may not see give nothing.',
-  access: { kind: 'user' },
-  input: { in: 'query', schema: AlertStatusQuerySchema },
-  answer: { statuses: [200], json: AlertStatusAnswerSchema, description: 'The pairs.' },
+  input: query(AlertStatusQuerySchema),
+  answer: jsonAnswer(AlertStatusAnswerSchema, 'The pairs.'),
   references: { equipment_id: 'equipment' },
 });

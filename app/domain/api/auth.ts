@@ -1,18 +1,15 @@
 import { PasscodeIssuedSchema, PasscodeRequestSchema, PasswordChangedSchema, PasswordChangeSchema, AuthInfoSchema, TokenRequestSchema } from '../auth-schemas';
 import { UserQuerySchema, UserSummarySchema } from '../user-schemas';
-import { defineCall } from './call';
+import { body, defineCall, jsonAnswer, query } from './call';
 
 // Sign-in and the user's own account.
 
-export const issueToken = defineCall({
-  id: 'issueToken',
-  method: 'POST',
-  path: '/on-reco/token',
+export const issueToken = defineCall('issueToken', 'POST /on-reco/token', {
   summary: 'Sign in: a bearer token for the /on-reco/v1 calls',
   description: 'OAuth 2 password grant (form body). Failures are 400 {error, error_description} as the specification\'s client expects.',
   access: { kind: 'public' },
-  input: { in: 'body', encoding: 'form', schema: TokenRequestSchema },
-  answer: { statuses: [200], json: AuthInfoSchema, description: 'The auth info (Cache-Control: no-store).' },
+  input: body(TokenRequestSchema, { encoding: 'form' }),
+  answer: jsonAnswer(AuthInfoSchema, 'The auth info (Cache-Control: no-store).'),
   errors: [
     { status: 400, error: 'unsupported_grant_type', when: 'grant_type is not password' },
     { status: 400, error: 'invalid_grant', when: 'the user name or password is incorrect, or the user is not valid (the same answer for an unknown id)' },
@@ -21,40 +18,29 @@ export const issueToken = defineCall({
   ],
 });
 
-export const changePassword = defineCall({
-  id: 'changePassword',
-  method: 'POST',
-  path: '/on-reco/v1/user/pass',
+export const changePassword = defineCall('changePassword', 'POST /on-reco/v1/user/pass', {
   summary: 'Change the signed-in user\'s password',
-  access: { kind: 'user' },
-  input: { in: 'body', encoding: 'json-or-form', schema: PasswordChangeSchema },
-  answer: { statuses: [200], json: PasswordChangedSchema, description: 'Changed.' },
+  input: body(PasswordChangeSchema),
+  answer: jsonAnswer(PasswordChangedSchema, 'Changed.'),
   errors: [{ status: 400, error: 'invalid_request', when: 'the current password is wrong or the new one breaks the rule (fields names it)' }],
 });
 
-export const requestPasscode = defineCall({
-  id: 'requestPasscode',
-  method: 'POST',
-  path: '/on-reco/v1/user/passcode',
+export const requestPasscode = defineCall('requestPasscode', 'POST /on-reco/v1/user/passcode', {
   summary: 'Mail a temporary password (forgotten password)',
   access: { kind: 'public' },
-  input: { in: 'body', encoding: 'json-or-form', schema: PasscodeRequestSchema },
-  answer: { statuses: [200], json: PasscodeIssuedSchema, description: 'Answered alike whether or not a valid user has this login id or mail address; the mail follows when one has.' },
+  input: body(PasscodeRequestSchema),
+  answer: jsonAnswer(PasscodeIssuedSchema, 'Answered alike whether or not a valid user has this login id or mail address; the mail follows when one has.'),
   errors: [
     { status: 429, error: 'too_many_requests', when: 'more than 10 requests an hour from this address (Retry-After)' },
     { status: 429, error: 'busy', when: 'too many password hashes at once (Retry-After)' },
   ],
 });
 
-export const getUser = defineCall({
-  id: 'getUser',
-  method: 'GET',
-  path: '/on-reco/v1/users',
+export const getUser = defineCall('getUser', 'GET /on-reco/v1/users', {
   summary: 'One user\'s summary',
   description: 'A user reads their own record; administrators read anyone\'s.',
-  access: { kind: 'user' },
-  input: { in: 'query', schema: UserQuerySchema },
-  answer: { statuses: [200], json: UserSummarySchema, description: 'user_id, login_id, user_name, mailaddress1.' },
+  input: query(UserQuerySchema),
+  answer: jsonAnswer(UserSummarySchema, 'user_id, login_id, user_name, mailaddress1.'),
   errors: [
     { status: 403, error: 'forbidden', when: 'another user\'s record, for anyone but an administrator' },
     { status: 404, error: 'not_found', when: 'no such user' },

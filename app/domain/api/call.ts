@@ -77,10 +77,49 @@ export interface ApiCall {
   readonly cacheControl?: string;
 }
 
-/** Keeps the literal types of a declaration, so a handler's input and answer are typed from it. */
-export function defineCall<const C extends ApiCall>(call: C): C {
-  return call;
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** A call's method and full path as the specification and the route comments write them: `GET /on-reco/v1/stores/pin`. */
+export type Route = `${HttpMethod} /on-reco/${string}`;
+
+/** What a declaration gives besides its id and route; without `access`, any signed-in user may call. */
+export type CallDetails = Omit<ApiCall, 'id' | 'method' | 'path' | 'access'> & { readonly access?: Access };
+
+type MethodOf<R extends Route> = R extends `${infer M extends HttpMethod} ${string}` ? M : never;
+type AccessOf<D extends CallDetails> = D extends { readonly access: infer A extends Access } ? A : { readonly kind: 'user' };
+export type DeclaredCall<R extends Route, D extends CallDetails> = Omit<D, 'access'> & {
+  readonly id: string;
+  readonly method: MethodOf<R>;
+  readonly path: string;
+  readonly access: AccessOf<D>;
+};
+
+/**
+ * Declares a call: its id (exported under that name; the registry checks it), its route and the
+ * rest. Keeps the literal types, so a handler's input and answer are typed from the declaration.
+ *   export const getStore = defineCall('getStore', 'GET /on-reco/v1/stores', {
+ *     summary: 'The store info', access: { kind: 'user', store: 'store_id' },
+ *     input: query(StoreIdSchema), answer: jsonAnswer(StoreInfoAnswerSchema, 'The store info of 000 §3.') });
+ */
+export function defineCall<const R extends Route, const D extends CallDetails>(id: string, route: R, details: D): DeclaredCall<R, D> {
+  const [method, path] = route.split(' ') as [MethodOf<R>, string];
+  if (!METHODS.includes(method) || !path.startsWith('/on-reco/')) throw new Error(`${id}: "${route}" is not a METHOD /on-reco/… route`);
+  return { id, method, path, access: { kind: 'user' }, ...details } as unknown as DeclaredCall<R, D>;
 }
+
+/** A query-string input (GET calls). */
+export const query = <const S extends Schema | ((now: Date) => Schema)>(schema: S) => ({ in: 'query', schema }) as const;
+
+type BodyOptions = Partial<Pick<Extract<Input, { in: 'body' }>, 'encoding' | 'maxBytes' | 'files' | 'documented'>>;
+
+/** A body input, JSON or a form by its Content-Type unless another encoding is given. */
+export const body = <const S extends Schema>(schema: S, options: BodyOptions = {}) => ({ in: 'body' as const, encoding: 'json-or-form' as BodyEncoding, schema, ...options });
+
+/** A JSON success answer, 200 unless other statuses are given (the first is the one a handler's data is sent with). */
+export const jsonAnswer = <const S extends Schema>(json: S, description: string, statuses: readonly number[] = [200]) => ({ statuses, json, description });
+
+/** A file success answer (200) of one of the content types. */
+export const fileAnswer = (file: readonly string[], description: string) => ({ statuses: [200], file, description });
 
 /** The body of every failure: `fields` names each bad field and its reason. */
 export const ApiErrorSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GatewayReadingSchema, MAX_READINGS_PER_BATCH, PairRequestSchema, ReadingsBatchSchema } from '../gateway-schemas';
-import { defineCall } from './call';
+import { body, defineCall, jsonAnswer } from './call';
 
 // The gateway protocol (DESIGN.md): pairing by PIN, then the store's config and readings with
 // the gateway token. The answers are declared here until the wire-protocol module holds them.
@@ -25,38 +25,29 @@ const DocumentedBatchSchema = z.object({
   buffer_overflow: z.boolean().optional(),
 });
 
-export const pairGateway = defineCall({
-  id: 'pairGateway',
-  method: 'POST',
-  path: '/on-reco/v1/gateway/pair',
+export const pairGateway = defineCall('pairGateway', 'POST /on-reco/v1/gateway/pair', {
   summary: 'Pair a gateway with its store\'s PIN: a gateway token',
   access: { kind: 'public' },
-  input: { in: 'body', encoding: 'json-or-form', schema: PairRequestSchema },
-  answer: { statuses: [200], json: PairAnswerSchema, description: 'The gateway token (pairing again revokes the previous one) and the store.' },
+  input: body(PairRequestSchema),
+  answer: jsonAnswer(PairAnswerSchema, 'The gateway token (pairing again revokes the previous one) and the store.'),
   errors: [
     { status: 400, error: 'invalid_grant', when: 'the PIN is not the current PIN of the store of this gateway' },
     { status: 429, error: 'too_many_attempts', when: 'too many wrong PINs for this gateway (Retry-After)' },
   ],
 });
 
-export const getGatewayConfig = defineCall({
-  id: 'getGatewayConfig',
-  method: 'GET',
-  path: '/on-reco/v1/gateway/config',
+export const getGatewayConfig = defineCall('getGatewayConfig', 'GET /on-reco/v1/gateway/config', {
   summary: 'The store\'s sensors and the upload settings',
   access: { kind: 'gateway' },
-  answer: { statuses: [200], json: GatewayConfigAnswerSchema, description: 'The sensors still installed (serial_no is the BLE address).' },
+  answer: jsonAnswer(GatewayConfigAnswerSchema, 'The sensors still installed (serial_no is the BLE address).'),
 });
 
-export const postReadings = defineCall({
-  id: 'postReadings',
-  method: 'POST',
-  path: '/on-reco/v1/gateway/readings',
+export const postReadings = defineCall('postReadings', 'POST /on-reco/v1/gateway/readings', {
   summary: 'A batch of readings (JSON, gzip allowed, up to 5,000 readings)',
   description: 'Valid readings are stored even when others are rejected; a repeated (sensor, measured_at) is a duplicate, never a second row.',
   access: { kind: 'gateway' },
-  input: { in: 'body', encoding: 'json-gzip', maxBytes: 8 * 1024 * 1024, schema: ReadingsBatchSchema, documented: DocumentedBatchSchema },
-  answer: { statuses: [200], json: IngestAnswerSchema, description: 'How many were stored, how many were duplicates, and why each rejected one was.' },
+  input: body(ReadingsBatchSchema, { encoding: 'json-gzip', maxBytes: 8 * 1024 * 1024, documented: DocumentedBatchSchema }),
+  answer: jsonAnswer(IngestAnswerSchema, 'How many were stored, how many were duplicates, and why each rejected one was.'),
   errors: [
     { status: 400, error: 'invalid_request', when: 'the body is not valid JSON or gzip' },
     { status: 413, error: 'invalid_request', when: 'the body is larger than 8 MB (after gunzip)' },

@@ -16,12 +16,28 @@ export * from './call';
 export { alerts, auth, diagrams, gateway, lookups, notices, openapi, sensors, stores };
 
 const isCall = (value: unknown): value is ApiCall => typeof value === 'object' && value !== null && 'id' in value && 'path' in value && 'access' in value;
-const callsOf = (area: Record<string, unknown>) => Object.values(area).filter(isCall);
 
-/** The declared calls of each area (the description's tags). */
-export const API_AREAS: Readonly<Record<string, readonly ApiCall[]>> = Object.fromEntries(
-  Object.entries({ auth, lookups, notices, stores, sensors, alerts, diagrams, gateway, openapi }).map(([area, module]) => [area, callsOf(module)]),
-);
+/**
+ * The declared calls of each area module (the description's tags). Each call is exported under
+ * its id and no two share one (the id is the operationId and the CLI client's method name).
+ */
+export function registryOf(areas: Readonly<Record<string, Readonly<Record<string, unknown>>>>): Record<string, ApiCall[]> {
+  const seen = new Map<string, string>();
+  return Object.fromEntries(
+    Object.entries(areas).map(([area, module]) => {
+      const calls = Object.entries(module).filter((entry): entry is [string, ApiCall] => isCall(entry[1]));
+      for (const [name, call] of calls) {
+        if (call.id !== name) throw new Error(`api/${area}: ${name} is declared with the id ${call.id}; export a call under its id`);
+        if (seen.has(call.id)) throw new Error(`api/${area}: ${call.id} is declared in api/${seen.get(call.id)} too; ids are unique`);
+        seen.set(call.id, area);
+      }
+      return [area, calls.map(([, call]) => call)];
+    }),
+  );
+}
+
+/** The declared calls of each area. */
+export const API_AREAS: Readonly<Record<string, readonly ApiCall[]>> = registryOf({ auth, lookups, notices, stores, sensors, alerts, diagrams, gateway, openapi });
 
 /** Every declared call. */
 export const API_CALLS: readonly ApiCall[] = Object.values(API_AREAS).flat();

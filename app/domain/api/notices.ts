@@ -1,22 +1,15 @@
 import { NoticeAnswerSchema, NoticeListAnswerSchema, NoticeListQuerySchema, NoticeSchema } from '../notice-schemas';
-import { defineCall } from './call';
+import { body, defineCall, jsonAnswer, query } from './call';
 
-export const listNotices = defineCall({
-  id: 'listNotices',
-  method: 'GET',
-  path: '/on-reco/v1/notice',
+export const listNotices = defineCall('listNotices', 'GET /on-reco/v1/notice', {
   summary: 'The newest notices',
-  access: { kind: 'user' },
-  input: { in: 'query', schema: NoticeListQuerySchema },
-  answer: { statuses: [200], json: NoticeListAnswerSchema, description: 'Newest first.' },
+  input: query(NoticeListQuerySchema),
+  answer: jsonAnswer(NoticeListAnswerSchema, 'Newest first.'),
 });
 
-export const createNotice = defineCall({
-  id: 'createNotice',
-  method: 'POST',
-  path: '/on-reco/v1/notice',
+export const createNotice = defineCall('createNotice', 'POST /on-reco/v1/notice', {
   summary: 'Post a notice',
   access: { kind: 'user', permission: 'createNotice' },
-  input: { in: 'body', encoding: 'json-or-form', schema: NoticeSchema },
-  answer: { statuses: [201], json: NoticeAnswerSchema, description: 'The notice created.' },
+  input: body(NoticeSchema),
+  answer: jsonAnswer(NoticeAnswerSchema, 'The notice created.', [201]),
 });

@@ -10,42 +10,34 @@ import {
   StoreSaveSchema,
   StoreUsersAnswerSchema,
 } from '../store-schemas';
-import { defineCall } from './call';
+import { body, defineCall, jsonAnswer, query } from './call';
 
 // The dashboard's store list, the store master and the store management page (000 §3, §4, §7; 001 §3).
 
-export const listStores = defineCall({
-  id: 'listStores',
-  method: 'GET',
-  path: '/on-reco/v1/store_list',
+/** The store management page's calls: administrators and maintenance, on a store they name. */
+const storeManagement = { kind: 'user', permission: 'storeManagement', store: 'store_id' } as const;
+
+export const listStores = defineCall('listStores', 'GET /on-reco/v1/store_list', {
   summary: 'The dashboard: one page of the stores the user may see, with their alert messages',
-  access: { kind: 'user' },
-  input: { in: 'query', schema: StoreListQuerySchema },
-  answer: { statuses: [200], json: StoreListAnswerSchema, description: 'all_count, alert_count and the page, stores in alarm first.' },
+  input: query(StoreListQuerySchema),
+  answer: jsonAnswer(StoreListAnswerSchema, 'all_count, alert_count and the page, stores in alarm first.'),
   references: { region_id: 'region', prefecture_id: 'prefecture', company_id: 'company', storegroup_id: 'storegroup' },
 });
 
-export const getStore = defineCall({
-  id: 'getStore',
-  method: 'GET',
-  path: '/on-reco/v1/stores',
+export const getStore = defineCall('getStore', 'GET /on-reco/v1/stores', {
   summary: 'The store info',
   description: 'pin_code and effective_time are the current PIN for administrators and maintenance, null for others.',
   access: { kind: 'user', store: 'store_id' },
-  input: { in: 'query', schema: StoreIdSchema },
-  answer: { statuses: [200], json: StoreInfoAnswerSchema, description: 'The store info of 000 §3.' },
+  input: query(StoreIdSchema),
+  answer: jsonAnswer(StoreInfoAnswerSchema, 'The store info of 000 §3.'),
 });
 
-export const saveStore = defineCall({
-  id: 'saveStore',
-  method: 'POST',
-  path: '/on-reco/v1/stores',
+export const saveStore = defineCall('saveStore', 'POST /on-reco/v1/stores', {
   summary: 'Create or update a store (the whole store entity)',
   description:
     'Create or update is decided from store_id: a store the user may see is updated (masterMenu or storeManagement), any other store_id is created (masterMenu); the service decides, 403 otherwise. A store_id taken by a store the user may not see is a duplicate.',
-  access: { kind: 'user' },
-  input: { in: 'body', encoding: 'json-or-form', schema: StoreSaveSchema },
-  answer: { statuses: [201, 200], json: StoreSaveAnswerSchema, description: '201 with the store when it was created, 200 when updated.' },
+  input: body(StoreSaveSchema),
+  answer: jsonAnswer(StoreSaveAnswerSchema, '201 with the store when it was created, 200 when updated.', [201, 200]),
   errors: [
     { status: 400, error: 'duplicate_value', when: 'a unique value is held by another store: "The same value can not be registered: <field>"' },
     { status: 403, error: 'forbidden', when: 'the user may not create or update this store' },
@@ -54,48 +46,36 @@ export const saveStore = defineCall({
   references: { store_id: 'store', company_id: 'company', storegroup_id: 'storegroup', usergroup: 'usergroup', prefecture_id: 'prefecture' },
 });
 
-export const getStorePin = defineCall({
-  id: 'getStorePin',
-  method: 'GET',
-  path: '/on-reco/v1/stores/pin',
+export const getStorePin = defineCall('getStorePin', 'GET /on-reco/v1/stores/pin', {
   summary: 'The store\'s gateway PIN, issued on the spot when none is valid',
-  access: { kind: 'user', permission: 'storeManagement', store: 'store_id' },
-  input: { in: 'query', schema: StoreIdSchema },
-  answer: { statuses: [200], json: GatewayPinAnswerSchema, description: 'The PIN and until when it is valid (null for a removed store).' },
+  access: storeManagement,
+  input: query(StoreIdSchema),
+  answer: jsonAnswer(GatewayPinAnswerSchema, 'The PIN and until when it is valid (null for a removed store).'),
 });
 
-export const reissueStorePin = defineCall({
-  id: 'reissueStorePin',
-  method: 'POST',
-  path: '/on-reco/v1/stores/pin',
+export const reissueStorePin = defineCall('reissueStorePin', 'POST /on-reco/v1/stores/pin', {
   summary: 'Reissue the store\'s gateway PIN (the new PIN replaces the old)',
-  access: { kind: 'user', permission: 'storeManagement', store: 'store_id' },
-  input: { in: 'body', encoding: 'json-or-form', schema: StoreIdSchema },
-  answer: { statuses: [200], json: GatewayPinAnswerSchema, description: 'The new PIN and until when it is valid.' },
+  access: storeManagement,
+  input: body(StoreIdSchema),
+  answer: jsonAnswer(GatewayPinAnswerSchema, 'The new PIN and until when it is valid.'),
   errors: [{ status: 409, error: 'invalid_state', when: 'a removed store has no PIN; exchange its gateway first' }],
 });
 
-export const removeGateway = defineCall({
-  id: 'removeGateway',
-  method: 'POST',
-  path: '/on-reco/v1/equipments/removal',
+export const removeGateway = defineCall('removeGateway', 'POST /on-reco/v1/equipments/removal', {
   summary: 'Remove (撤去) an operating store\'s gateway',
   description: 'gateway_info "" means the store\'s gateway, whatever it is; a non-empty value must be it.',
-  access: { kind: 'user', permission: 'storeManagement', store: 'store_id' },
-  input: { in: 'body', encoding: 'json-or-form', schema: RemovalRequestSchema },
-  answer: { statuses: [200], json: RemovalAnswerSchema, description: 'The store is removed (working_state 2).' },
+  access: storeManagement,
+  input: body(RemovalRequestSchema),
+  answer: jsonAnswer(RemovalAnswerSchema, 'The store is removed (working_state 2).'),
   errors: [
     { status: 409, error: 'invalid_state', when: 'the store is not operating or has no gateway' },
     { status: 409, error: 'conflict', when: 'gateway_info is not the store\'s gateway (a stale page)' },
   ],
 });
 
-export const listStoreUsers = defineCall({
-  id: 'listStoreUsers',
-  method: 'GET',
-  path: '/on-reco/v1/store_users',
+export const listStoreUsers = defineCall('listStoreUsers', 'GET /on-reco/v1/store_users', {
   summary: 'Everyone who can see the store',
   access: { kind: 'user', permission: 'storeSettings', store: 'store_id' },
-  input: { in: 'query', schema: StoreIdSchema },
-  answer: { statuses: [200], json: StoreUsersAnswerSchema, description: 'The store\'s users with their notification settings.' },
+  input: query(StoreIdSchema),
+  answer: jsonAnswer(StoreUsersAnswerSchema, 'The store\'s users with their notification settings.'),
 });
