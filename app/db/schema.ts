@@ -305,12 +305,6 @@ export interface MailOutboxTable {
   alert_history_id: number | null;
 }
 
-export interface GatewayPairAttemptTable {
-  gateway_info: string;
-  attempted_at: CreatedAt;
-  client: string | null;
-}
-
 export interface AuditLogTable {
   audit_id: ColumnType<number, never, never>;
   at: CreatedAt;
@@ -353,7 +347,6 @@ export interface Database {
   report_history: ReportHistoryTable;
   mail_outbox: MailOutboxTable;
   audit_log: AuditLogTable;
-  gateway_pair_attempts: GatewayPairAttemptTable;
   request_limits: RequestLimitTable;
   known_sign_in_addresses: KnownSignInAddressTable;
 }

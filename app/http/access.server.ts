@@ -8,7 +8,7 @@ import { storeOfGatewayToken } from '~/models/gateways.server';
 import { canViewStore } from '~/models/stores.server';
 import { getViewerById, type Viewer } from '~/models/users.server';
 import { type AuthInfo, logIn } from '~/services/auth.server';
-import type { SignInOrigin } from '~/services/sign-in-limits.server';
+import type { ClientOrigin } from '~/models/request-limits.server';
 import { noteRequestGateway, noteRequestUser } from './server/request-context.server';
 import { clearSessionHeaders, readSession } from './session.server';
 
@@ -28,7 +28,7 @@ async function viewerOfToken(token: string | undefined, now = new Date()): Promi
 }
 
 /** The console's form login (remix-auth + remix-auth-form), on the same logIn as the API. */
-export function consoleAuthenticator(db: Db, origin: SignInOrigin): Authenticator<AuthInfo> {
+export function consoleAuthenticator(db: Db, origin: ClientOrigin): Authenticator<AuthInfo> {
   const authenticator = new Authenticator<AuthInfo>();
   authenticator.use(
     new FormStrategy(async ({ form }) => logIn(db, String(form.get('username') ?? '').trim(), String(form.get('password') ?? ''), origin)),

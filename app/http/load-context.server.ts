@@ -1,5 +1,5 @@
 import type { AppLoadContext } from '@remix-run/node';
-import type { SignInOrigin } from '~/services/sign-in-limits.server';
+import type { ClientOrigin } from '~/models/request-limits.server';
 
 // What the web server (app/http/server/web-server.server.ts) hands every loader and action
 // besides the Request. In-process calls (the API tests) pass an empty context.
@@ -12,6 +12,6 @@ declare module '@remix-run/node' {
   }
 }
 
-export function signInOriginOf(context: AppLoadContext): SignInOrigin {
+export function clientOriginOf(context: AppLoadContext): ClientOrigin {
   return { address: context.clientAddress ?? 'unknown' };
 }

@@ -7,12 +7,13 @@ import { mailOutboxJob } from './mail-outbox.server';
 import { measurementPartitionsJob } from './measurement-partitions.server';
 import { noCommunicationJob } from './no-communication.server';
 import { pinExpiryJob } from './pin-expiry.server';
+import { requestLimitsJob } from './request-limits.server';
 
 // The worker process's runner (scripts/worker.ts starts it): each job on its cron schedule.
 
 const log = logger.child({ module: 'worker' });
 
-export const JOBS: readonly Job[] = [measurementPartitionsJob, pinExpiryJob, noCommunicationJob, mailOutboxJob];
+export const JOBS: readonly Job[] = [measurementPartitionsJob, pinExpiryJob, noCommunicationJob, mailOutboxJob, requestLimitsJob];
 
 /**
  * Runs a job under its advisory lock: two workers (or two overlapping runs) never run the same

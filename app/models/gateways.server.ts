@@ -1,47 +1,26 @@
-import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import { DEFAULT_SAMPLING_INTERVAL_SECONDS } from '~/domain/gateway-schemas';
 import { hashToken, newToken } from './access-tokens.server';
 
-/** Failed pairings allowed per gateway in the throttle window before 429. */
-export const PAIR_ATTEMPTS_ALLOWED = 5;
-export const PAIR_THROTTLE_MINUTES = 15;
+/** The store whose gateway is `gatewayInfo` and whose current PIN is `pinCode`, or null. */
+export async function findStoreToPair(db: Db, gatewayInfo: string, pinCode: string, now: Date): Promise<string | null> {
+  const store = await db
+    .selectFrom('stores')
+    .innerJoin('gateway_pins', 'gateway_pins.store_id', 'stores.store_id')
+    .select('stores.store_id')
+    .where('stores.gateway_info', '=', gatewayInfo)
+    .where('gateway_pins.pin_code', '=', pinCode)
+    .where('gateway_pins.effective_time', '>', now)
+    .executeTakeFirst();
+  return store?.store_id ?? null;
+}
 
-export type PairResult = { ok: true; token: string; storeId: string } | { ok: false; reason: 'throttled' | 'invalid' };
-
-/**
- * Pairs a gateway: the PIN must be its store's current one and `gatewayInfo` that store's
- * gateway. A new token replaces (revokes) the store's previous one. Failures are counted, and
- * after PAIR_ATTEMPTS_ALLOWED in PAIR_THROTTLE_MINUTES the gateway is throttled.
- */
-export async function pairGateway(db: Db, input: { gatewayInfo: string; pinCode: string; client: string | null }, now: Date): Promise<PairResult> {
-  return db.transaction().execute(async (trx) => {
-    const since = new Date(now.getTime() - PAIR_THROTTLE_MINUTES * 60_000);
-    const { failures } = await trx
-      .selectFrom('gateway_pair_attempts')
-      .select(sql<number>`count(*)::int`.as('failures'))
-      .where('gateway_info', '=', input.gatewayInfo)
-      .where('attempted_at', '>', since)
-      .executeTakeFirstOrThrow();
-    if (failures >= PAIR_ATTEMPTS_ALLOWED) return { ok: false, reason: 'throttled' } as const;
-    const store = await trx
-      .selectFrom('stores')
-      .innerJoin('gateway_pins', 'gateway_pins.store_id', 'stores.store_id')
-      .select('stores.store_id')
-      .where('stores.gateway_info', '=', input.gatewayInfo)
-      .where('gateway_pins.pin_code', '=', input.pinCode)
-      .where('gateway_pins.effective_time', '>', now)
-      .executeTakeFirst();
-    if (!store) {
-      await trx.insertInto('gateway_pair_attempts').values({ gateway_info: input.gatewayInfo, attempted_at: now, client: input.client }).execute();
-      return { ok: false, reason: 'invalid' } as const;
-    }
-    await revokeGatewayTokens(trx, store.store_id, now);
-    const token = newToken();
-    await trx.insertInto('gateway_tokens').values({ store_id: store.store_id, token_hash: hashToken(token), gateway_info: input.gatewayInfo, issued_at: now }).execute();
-    await trx.deleteFrom('gateway_pair_attempts').where('gateway_info', '=', input.gatewayInfo).execute();
-    return { ok: true, token, storeId: store.store_id } as const;
-  });
+/** A new gateway token for the store; the previous one ends. Returns the token (only its hash is kept). */
+export async function issueGatewayToken(trx: Db, storeId: string, gatewayInfo: string, now: Date): Promise<string> {
+  await revokeGatewayTokens(trx, storeId, now);
+  const token = newToken();
+  await trx.insertInto('gateway_tokens').values({ store_id: storeId, token_hash: hashToken(token), gateway_info: gatewayInfo, issued_at: now }).execute();
+  return token;
 }
 
 /** Pairing again, gateway exchange and removal end the store's gateway token. */

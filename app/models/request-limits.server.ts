@@ -11,6 +11,12 @@ export interface LimitPolicy {
   windowSeconds: number;
 }
 
+/** Who asks, as far as the limits go: the client's address as the web server saw it. */
+export interface ClientOrigin {
+  /** 'unknown' when there is none (in-process calls). */
+  address: string;
+}
+
 export type LimitState = { blocked: false } | { blocked: true; retryAfterSeconds: number };
 
 const limiters = new WeakMap<Db, Map<string, RateLimiterPostgres>>();

@@ -4,7 +4,8 @@ import { getEnv } from '~/env.server';
 import { issueAccessToken } from '~/models/access-tokens.server';
 import { getUserCredentials } from '~/models/users.server';
 import { passwordMatches, verifyPassword } from './password.server';
-import { checkSignInAllowed, recordSignInFailure, recordSignInSuccess, type SignInOrigin } from './sign-in-limits.server';
+import type { ClientOrigin } from '~/models/request-limits.server';
+import { checkSignInAllowed, recordSignInFailure, recordSignInSuccess } from './sign-in-limits.server';
 
 /** The auth info of the specification: what POST /on-reco/token answers and the session keeps. */
 export interface AuthInfo {
@@ -24,7 +25,7 @@ export class LoginError extends Error {}
  * see, or SignInThrottled. Unknown, disabled and known ids cost the same one hash and get the
  * same answer, so neither the answer nor its timing tells which ids exist.
  */
-export async function logIn(db: Db, loginId: string, password: string, origin: SignInOrigin, now = new Date()): Promise<AuthInfo> {
+export async function logIn(db: Db, loginId: string, password: string, origin: ClientOrigin, now = new Date()): Promise<AuthInfo> {
   const user = await getUserCredentials(db, loginId);
   await checkSignInAllowed(db, loginId, user?.userId ?? null, origin, now);
   const matches = user ? await passwordMatches(user, password, now) : await verifyPassword(null, password);

@@ -9,7 +9,7 @@ import { countAgainst, type LimitPolicy } from '~/models/request-limits.server';
 import { logger } from './logger.server';
 import { sendMail } from './mail.server';
 import { hashPassword, passwordMatches } from './password.server';
-import type { SignInOrigin } from './sign-in-limits.server';
+import type { ClientOrigin } from '~/models/request-limits.server';
 
 const TEMPORARY_PASSWORD_HOURS = 24;
 const log = logger.child({ module: 'passwords' });
@@ -44,7 +44,7 @@ export class PasscodeThrottled extends Error {
  * stores nothing. At most 3 mails an hour per account (more are dropped, silently, as for an
  * unknown id) and 10 requests an hour per address (429).
  */
-export async function issueTemporaryPassword(db: Db, loginIdOrMail: string, origin: SignInOrigin, now = new Date()): Promise<{ delivery: Promise<boolean> }> {
+export async function issueTemporaryPassword(db: Db, loginIdOrMail: string, origin: ClientOrigin, now = new Date()): Promise<{ delivery: Promise<boolean> }> {
   const perAddress = await countAgainst(db, PASSCODE_POLICIES.address, origin.address);
   if (perAddress.blocked) throw new PasscodeThrottled(perAddress.retryAfterSeconds);
   const user = await findUserByLoginOrMail(db, loginIdOrMail);

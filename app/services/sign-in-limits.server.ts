@@ -1,6 +1,6 @@
 import type { Db } from '~/db/db.server';
 import { isKnownSignInAddress, rememberSignInAddress } from '~/models/known-sign-in-addresses.server';
-import { clearLimit, countAgainst, type LimitPolicy, limitState } from '~/models/request-limits.server';
+import { type ClientOrigin, clearLimit, countAgainst, type LimitPolicy, limitState } from '~/models/request-limits.server';
 
 // Sign-in throttling (OWASP ASVS 5, level 2; docs/decisions/090-sign-in-limits.md). Failures are
 // counted three ways, in PostgreSQL so that every web process sees them:
@@ -9,11 +9,6 @@ import { clearLimit, countAgainst, type LimitPolicy, limitState } from '~/models
 // - per account: 10 in 15 minutes, which blocks only addresses the account never signed in from.
 // An attacker who knows a login id can so exhaust the account's count, but its owner still signs
 // in from their store or office, and nobody's own pair is touched by another address's failures.
-
-export interface SignInOrigin {
-  /** The client's address as the web server saw it; 'unknown' when there is none (in-process calls). */
-  address: string;
-}
 
 export class SignInThrottled extends Error {
   constructor(readonly retryAfterSeconds: number) {
@@ -29,10 +24,10 @@ export const SIGN_IN_POLICIES = {
 } satisfies Record<string, LimitPolicy>;
 
 const accountKey = (loginId: string) => loginId.trim().toLowerCase();
-const pairKey = (loginId: string, origin: SignInOrigin) => `${accountKey(loginId)}|${origin.address}`;
+const pairKey = (loginId: string, origin: ClientOrigin) => `${accountKey(loginId)}|${origin.address}`;
 
 /** Throws SignInThrottled when this sign-in may not even be tried now. */
-export async function checkSignInAllowed(db: Db, loginId: string, userId: number | null, origin: SignInOrigin, now: Date): Promise<void> {
+export async function checkSignInAllowed(db: Db, loginId: string, userId: number | null, origin: ClientOrigin, now: Date): Promise<void> {
   const [pair, address, account] = await Promise.all([
     limitState(db, SIGN_IN_POLICIES.pair, pairKey(loginId, origin)),
     limitState(db, SIGN_IN_POLICIES.address, origin.address),
@@ -44,7 +39,7 @@ export async function checkSignInAllowed(db: Db, loginId: string, userId: number
   if (waits.length > 0) throw new SignInThrottled(Math.max(...waits));
 }
 
-export async function recordSignInFailure(db: Db, loginId: string, origin: SignInOrigin): Promise<void> {
+export async function recordSignInFailure(db: Db, loginId: string, origin: ClientOrigin): Promise<void> {
   await Promise.all([
     countAgainst(db, SIGN_IN_POLICIES.pair, pairKey(loginId, origin)),
     countAgainst(db, SIGN_IN_POLICIES.address, origin.address),
@@ -52,6 +47,6 @@ export async function recordSignInFailure(db: Db, loginId: string, origin: SignI
   ]);
 }
 
-export async function recordSignInSuccess(db: Db, loginId: string, userId: number, origin: SignInOrigin, now: Date): Promise<void> {
+export async function recordSignInSuccess(db: Db, loginId: string, userId: number, origin: ClientOrigin, now: Date): Promise<void> {
   await Promise.all([clearLimit(db, SIGN_IN_POLICIES.pair, pairKey(loginId, origin)), rememberSignInAddress(db, userId, origin.address, now)]);
 }

@@ -56,10 +56,22 @@ describe('gateway pairing', () => {
     const bad = await call(pairAction, postJson('/on-reco/v1/gateway/pair', { gateway_info: 'GW-S001', pin_code: '12ab' }));
     expect(bad.status).toBe(400);
     expect((await bad.json()).fields).toHaveProperty('pin_code');
-    for (let i = 0; i < 4; i += 1) await call(pairAction, postJson('/on-reco/v1/gateway/pair', { gateway_info: 'GW-S001', pin_code: '000000' }));
-    const throttled = await call(pairAction, postJson('/on-reco/v1/gateway/pair', { gateway_info: 'GW-S001', pin_code: '111111' }));
+  });
+
+  it('throttles PIN guessing per gateway and address, so a guesser cannot lock the installer out', async () => {
+    await createStore(db, 'S001');
+    await issuePin(db, 'S001', '111111');
+    const pair = (pin_code: string, address: string) =>
+      pairAction({ request: postJson('/on-reco/v1/gateway/pair', { gateway_info: 'GW-S001', pin_code }), params: {}, context: { clientAddress: address } }) as Promise<Response>;
+    for (let i = 0; i < 5; i += 1) expect((await pair('000000', '203.0.113.9')).status).toBe(400);
+    const throttled = await pair('111111', '203.0.113.9');
     expect(throttled.status).toBe(429);
-    expect(throttled.headers.get('Retry-After')).toBeTruthy();
+    expect(Number(throttled.headers.get('Retry-After'))).toBeGreaterThan(0);
+    // The installer at the store, from another address, pairs with the right PIN.
+    expect((await pair('111111', '198.51.100.20')).status).toBe(200);
+    // Guessing spread over many addresses reaches the gateway's own count.
+    for (let i = 0; i < 100; i += 1) await pair('000000', `192.0.2.${i}`);
+    expect((await pair('111111', '198.51.100.21')).status).toBe(429);
   });
 
   it('serves the store\'s sensors to its gateway only', async () => {

@@ -32,7 +32,7 @@ export const pairGateway = defineCall('pairGateway', 'POST /on-reco/v1/gateway/p
   answer: jsonAnswer(PairAnswerSchema, 'The gateway token (pairing again revokes the previous one) and the store.'),
   errors: [
     { status: 400, error: 'invalid_grant', when: 'the PIN is not the current PIN of the store of this gateway' },
-    { status: 429, error: 'too_many_attempts', when: 'too many wrong PINs for this gateway (Retry-After)' },
+    { status: 429, error: 'too_many_attempts', when: 'too many wrong PINs for this gateway from this address, from this address, or for this gateway from all addresses (Retry-After)' },
   ],
 });
 

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { FormPage } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
 import { getDb } from '~/db/db.server';
-import { signInOriginOf } from '~/http/load-context.server';
+import { clientOriginOf } from '~/http/load-context.server';
 import { PASSWORD_MESSAGES, PasswordChangeSchema } from '~/domain/auth-schemas';
 import { requireUser } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
@@ -37,7 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw error;
   }
   // The change revoked every token of the user: sign this browser in again with the new password.
-  return createLoginSession(await logIn(db, viewer.loginId, parsed.data.new_pass, signInOriginOf(context)), withQuery(appUrl.passwordEdit, { changed: 1 }));
+  return createLoginSession(await logIn(db, viewer.loginId, parsed.data.new_pass, clientOriginOf(context)), withQuery(appUrl.passwordEdit, { changed: 1 }));
 }
 
 const FIELDS = [

@@ -5,7 +5,7 @@ import { AuthCard, ErrorBar } from '~/components/auth-card';
 import { getDb } from '~/db/db.server';
 import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-schemas';
 import { consoleAuthenticator } from '~/http/access.server';
-import { signInOriginOf } from '~/http/load-context.server';
+import { clientOriginOf } from '~/http/load-context.server';
 import { LoginError } from '~/services/auth.server';
 import { HashingBusy } from '~/services/password.server';
 import { SignInThrottled } from '~/services/sign-in-limits.server';
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   try {
-    const auth = await consoleAuthenticator(getDb(), signInOriginOf(context)).authenticate('form', request);
+    const auth = await consoleAuthenticator(getDb(), clientOriginOf(context)).authenticate('form', request);
     return createLoginSession(auth, appUrl.dashboard);
   } catch (error) {
     if (error instanceof LoginError) return json({ error: error.message }, { status: 400 });

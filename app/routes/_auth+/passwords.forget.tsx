@@ -4,7 +4,7 @@ import { AuthCard, ErrorBar } from '~/components/auth-card';
 import { getDb } from '~/db/db.server';
 import { FORGOT_PASSWORD_ERROR, PasscodeRequestSchema } from '~/domain/auth-schemas';
 import { appUrl } from '~/domain/urls';
-import { signInOriginOf } from '~/http/load-context.server';
+import { clientOriginOf } from '~/http/load-context.server';
 import { HashingBusy } from '~/services/password.server';
 import { PasscodeThrottled, issueTemporaryPassword } from '~/services/passwords.server';
 
@@ -17,7 +17,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = PasscodeRequestSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return json({ error: FORGOT_PASSWORD_ERROR }, { status: 400 });
   try {
-    await issueTemporaryPassword(getDb(), parsed.data.login_id, signInOriginOf(context));
+    await issueTemporaryPassword(getDb(), parsed.data.login_id, clientOriginOf(context));
   } catch (error) {
     if (!(error instanceof PasscodeThrottled || error instanceof HashingBusy)) throw error;
     return json({ error: FORGOT_PASSWORD_ERROR }, { status: 429 });

@@ -2,7 +2,7 @@ import { issueToken } from '~/domain/api/auth';
 import { apiError } from '~/http/access.server';
 import { apiAction, apiNotAllowed } from '~/http/api-route.server';
 import { retryLater } from '~/http/failures.server';
-import { signInOriginOf } from '~/http/load-context.server';
+import { clientOriginOf } from '~/http/load-context.server';
 import { LoginError, logIn } from '~/services/auth.server';
 import { HashingBusy } from '~/services/password.server';
 import { SignInThrottled } from '~/services/sign-in-limits.server';
@@ -21,7 +21,7 @@ export const action = apiAction(
   issueToken,
   async ({ input, db, loadContext }) => {
     try {
-      return await logIn(db, input.username, input.password, signInOriginOf(loadContext));
+      return await logIn(db, input.username, input.password, clientOriginOf(loadContext));
     } catch (error) {
       if (error instanceof LoginError) return apiError(400, 'invalid_grant', error.message);
       if (error instanceof SignInThrottled) return retryLater('too_many_attempts', error.message, error.retryAfterSeconds);

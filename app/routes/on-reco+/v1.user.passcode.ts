@@ -1,7 +1,7 @@
 import { requestPasscode } from '~/domain/api/auth';
 import { apiAction, apiNotAllowed } from '~/http/api-route.server';
 import { retryLater } from '~/http/failures.server';
-import { signInOriginOf } from '~/http/load-context.server';
+import { clientOriginOf } from '~/http/load-context.server';
 import { HashingBusy } from '~/services/password.server';
 import { PasscodeThrottled, issueTemporaryPassword } from '~/services/passwords.server';
 
@@ -9,7 +9,7 @@ import { PasscodeThrottled, issueTemporaryPassword } from '~/services/passwords.
 // the same whether the account exists (docs/decisions/090-sign-in-limits.md).
 export const action = apiAction(requestPasscode, async ({ input, db, loadContext }) => {
   try {
-    await issueTemporaryPassword(db, input.login_id, signInOriginOf(loadContext));
+    await issueTemporaryPassword(db, input.login_id, clientOriginOf(loadContext));
     return { result: 'issued' as const };
   } catch (error) {
     if (error instanceof PasscodeThrottled) return retryLater('too_many_requests', error.message, error.retryAfterSeconds);

@@ -1,0 +1,47 @@
+import type { Db } from '~/db/db.server';
+import { findStoreToPair, issueGatewayToken } from '~/models/gateways.server';
+import { type ClientOrigin, clearLimit, countAgainst, type LimitPolicy, limitState } from '~/models/request-limits.server';
+
+// Pairing a gateway with its store's PIN, with PIN guessing throttled (docs/decisions/090-sign-in-limits.md).
+// Wrong PINs are counted per gateway and address (5 in 15 minutes), per address (20) and per
+// gateway from all addresses together (100). Whoever knows a gateway_info (store users can read
+// it) can so exhaust only their own address's counts: the installer at the store, from another
+// address, still pairs with the right PIN. Only a guessing spread over many addresses reaches the
+// gateway's count, and then the six-digit PIN's daily odds stay near 1 %.
+
+const WINDOW = 15 * 60;
+export const PAIRING_POLICIES = {
+  pair: { name: 'pairing:pair', points: 5, windowSeconds: WINDOW },
+  address: { name: 'pairing:address', points: 20, windowSeconds: WINDOW },
+  gateway: { name: 'pairing:gateway', points: 100, windowSeconds: WINDOW },
+} satisfies Record<string, LimitPolicy>;
+
+export type PairResult = { ok: true; token: string; storeId: string } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
+
+const pairKey = (gatewayInfo: string, origin: ClientOrigin) => `${gatewayInfo}|${origin.address}`;
+
+/**
+ * Pairs a gateway: the PIN must be its store's current one and `gatewayInfo` that store's
+ * gateway. A new token replaces (revokes) the store's previous one.
+ */
+export async function pairGateway(db: Db, input: { gatewayInfo: string; pinCode: string }, origin: ClientOrigin, now: Date): Promise<PairResult> {
+  const states = await Promise.all([
+    limitState(db, PAIRING_POLICIES.pair, pairKey(input.gatewayInfo, origin)),
+    limitState(db, PAIRING_POLICIES.address, origin.address),
+    limitState(db, PAIRING_POLICIES.gateway, input.gatewayInfo),
+  ]);
+  const waits = states.flatMap((state) => (state.blocked ? [state.retryAfterSeconds] : []));
+  if (waits.length > 0) return { ok: false, reason: 'throttled', retryAfterSeconds: Math.max(...waits) };
+  const storeId = await findStoreToPair(db, input.gatewayInfo, input.pinCode, now);
+  if (!storeId) {
+    await Promise.all([
+      countAgainst(db, PAIRING_POLICIES.pair, pairKey(input.gatewayInfo, origin)),
+      countAgainst(db, PAIRING_POLICIES.address, origin.address),
+      countAgainst(db, PAIRING_POLICIES.gateway, input.gatewayInfo),
+    ]);
+    return { ok: false, reason: 'invalid' };
+  }
+  const token = await db.transaction().execute((trx) => issueGatewayToken(trx, storeId, input.gatewayInfo, now));
+  await clearLimit(db, PAIRING_POLICIES.pair, pairKey(input.gatewayInfo, origin));
+  return { ok: true, token, storeId };
+}
