@@ -199,7 +199,7 @@ export class DemoSimulator {
   /** Pairs the store's gateway with its current PIN; false when it cannot now (and when to try again is set). */
   private async pair(gateway: StoreGateway): Promise<boolean> {
     const { store } = gateway.simulated;
-    const pin = await this.userGet<{ pin_code: string | null }>(`/on-reco/v1/stores/pin?store_id=${encodeURIComponent(store.storeId)}`);
+    const pin = await this.currentOrNewPin(store.storeId);
     if (!pin.pin_code) {
       gateway.retired = true;
       this.options.log.warn({ storeId: store.storeId }, 'the store has no gateway PIN any more (removed): its simulated gateway stops');
@@ -229,11 +229,28 @@ export class DemoSimulator {
     return minutes.length > 0 ? Math.min(...minutes) : null;
   }
 
+  /** The store's PIN as the installer would get it: the current one, else a new one (null: a removed store holds none). */
+  private async currentOrNewPin(storeId: string): Promise<{ pin_code: string | null }> {
+    const current = await this.userGet<{ pin_code: string | null }>(`/on-reco/v1/stores/pin?store_id=${encodeURIComponent(storeId)}`);
+    if (current.pin_code) return current;
+    try {
+      return await this.userCall<{ pin_code: string }>('/on-reco/v1/stores/pin', { method: 'POST', body: JSON.stringify({ store_id: storeId }) });
+    } catch (error) {
+      if (error instanceof ApiFailureError && error.failure.kind === 'http' && error.failure.status === 409) return { pin_code: null };
+      throw error;
+    }
+  }
+
   /** A GET of the user API as the demo administrator, signing in (again) when needed. */
-  private async userGet<T>(path: string): Promise<T> {
+  private userGet<T>(path: string): Promise<T> {
+    return this.userCall<T>(path, {});
+  }
+
+  private async userCall<T>(path: string, init: RequestInit): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       this.userToken ??= await this.signIn();
-      const response = await this.fetchOrFail(path, { headers: { Authorization: `Bearer ${this.userToken}` } });
+      const headers = { Authorization: `Bearer ${this.userToken}`, ...(init.body ? { 'Content-Type': 'application/json' } : {}) };
+      const response = await this.fetchOrFail(path, { ...init, headers });
       if (response.ok) return (await response.json()) as T;
       if (response.status === 401 && attempt === 0) {
         this.userToken = null;

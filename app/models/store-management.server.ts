@@ -81,17 +81,14 @@ export async function getCurrentPin(db: Db, storeId: string, now: Date): Promise
  * Writes the store's PIN, replacing the previous one. With `keepCurrent`, a PIN that is still
  * valid is kept and null is returned (one statement, so two callers racing cannot both issue).
  */
-export async function putPin(db: Db, storeId: string, pin: { pinCode: string; effectiveTime: Date }, now: Date, keepCurrent = false): Promise<GatewayPin | null> {
+export async function putPin(db: Db, storeId: string, pin: { pinCode: string; effectiveTime: Date }, now: Date): Promise<GatewayPin> {
   const row = await db
     .insertInto('gateway_pins')
     .values({ store_id: storeId, pin_code: pin.pinCode, effective_time: pin.effectiveTime, issued_at: now })
-    .onConflict((oc) => {
-      const update = oc.column('store_id').doUpdateSet({ pin_code: pin.pinCode, effective_time: pin.effectiveTime, issued_at: now });
-      return keepCurrent ? update.where('gateway_pins.effective_time', '<=', now) : update;
-    })
+    .onConflict((oc) => oc.column('store_id').doUpdateSet({ pin_code: pin.pinCode, effective_time: pin.effectiveTime, issued_at: now }))
     .returning(['pin_code', 'effective_time'])
-    .executeTakeFirst();
-  return row ? toPin(row) : null;
+    .executeTakeFirstOrThrow();
+  return toPin(row);
 }
 
 export async function deletePin(db: Db, storeId: string): Promise<void> {

@@ -63,24 +63,7 @@ const newPin = (now: Date) => ({ pinCode: pinCodeOf(randomInt(0, 1_000_000)), ef
 
 // ---- PIN ----
 
-/**
- * GET /v1/stores/pin and the page: the store's current PIN, issuing one when none is valid
- * (a removed store gets none: null). The caller has checked the viewer may see the store.
- */
-export async function getOrIssuePin(db: Db, viewer: Viewer, storeId: string, now: Date): Promise<GatewayPin | null> {
-  const current = await getCurrentPin(db, storeId, now);
-  if (current) return current;
-  return db.transaction().execute(async (trx) => {
-    const store = await lockStore(trx, viewer, storeId);
-    if (!store?.visible || !canHoldPin(store.workingState)) return null;
-    const issued = await putPin(trx, storeId, newPin(now), now, true);
-    if (!issued) return getCurrentPin(trx, storeId, now);
-    await audit(trx, { userId: viewer.userId, action: 'gateway_pin.issue', targetType: 'store', targetId: storeId, storeId, details: { effective_time: issued.effective_time }, at: now });
-    return issued;
-  });
-}
-
-/** The reissue button and POST /v1/stores/pin: a new PIN replaces the store's PIN. */
+/** The issue and reissue buttons and POST /v1/stores/pin: a new PIN replaces the store's PIN, if any. Reads never issue one (no state-changing GET). */
 export async function reissuePin(db: Db, viewer: Viewer, storeId: string, now: Date): Promise<{ ok: true; pin: GatewayPin } | StoreWriteFailure> {
   return db.transaction().execute(async (trx) => {
     const store = await lockStore(trx, viewer, storeId);
@@ -88,7 +71,7 @@ export async function reissuePin(db: Db, viewer: Viewer, storeId: string, now: D
     if (!canHoldPin(store.workingState)) {
       return { ok: false, reason: 'invalid_state', description: 'A removed store has no PIN; exchange its gateway first.', message: '撤去された店舗にはPINを発行できません。先にゲートウェイを交換してください。' } as const;
     }
-    const pin = (await putPin(trx, storeId, newPin(now), now))!;
+    const pin = await putPin(trx, storeId, newPin(now), now);
     await audit(trx, { userId: viewer.userId, action: 'gateway_pin.reissue', targetType: 'store', targetId: storeId, storeId, details: { effective_time: pin.effective_time }, at: now });
     return { ok: true, pin } as const;
   });

@@ -8,7 +8,7 @@ import { action as pairAction } from '~/routes/on-reco+/v1.gateway.pair';
 import { loader as storeUsersLoader } from '~/routes/on-reco+/v1.store_users';
 import { action as storesAction, loader as storesLoader } from '~/routes/on-reco+/v1.stores';
 import { action as pinAction, loader as pinLoader } from '~/routes/on-reco+/v1.stores.pin';
-import { TEST_PASSWORD, createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
+import { TEST_PASSWORD, countRows, createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { BASE, call, get, postForm, postJson, tokenFor } from '../support/requests';
 
@@ -55,7 +55,7 @@ async function storeEntity(storeId: string, overrides: Record<string, unknown> =
 }
 
 async function pair(storeId: string, gatewayInfo: string) {
-  const { pin_code } = await (await call(pinLoader, get(`/on-reco/v1/stores/pin?store_id=${storeId}`, await tokenFor('admin', TEST_PASSWORD)))).json();
+  const { pin_code } = await (await call(pinAction, postJson('/on-reco/v1/stores/pin', { store_id: storeId }, await tokenFor('admin', TEST_PASSWORD)))).json();
   const response = await call(pairAction, postJson('/on-reco/v1/gateway/pair', { gateway_info: gatewayInfo, pin_code }));
   expect(response.status).toBe(200);
   return (await response.json()).gateway_token as string;
@@ -118,17 +118,19 @@ describe('GET /v1/stores', () => {
 });
 
 describe('gateway PIN', () => {
-  it('issues a 6-digit PIN for 24 hours on first read, then answers the same one', async () => {
+  it('answers no PIN until one is issued (a read issues nothing), then a 6-digit PIN for 24 hours', async () => {
     const tokens = await chain();
+    expect(await (await call(pinLoader, get('/on-reco/v1/stores/pin?store_id=S001', tokens.maint))).json()).toEqual({ pin_code: null, effective_time: null });
+    expect(await countRows(db, 'gateway_pins')).toBe(0);
     const before = Date.now();
-    const first = await (await call(pinLoader, get('/on-reco/v1/stores/pin?store_id=S001', tokens.maint))).json();
-    expect(first.pin_code).toMatch(/^\d{6}$/);
-    const until = parseCompact(first.effective_time)!.getTime();
+    const issued = await (await call(pinAction, postJson('/on-reco/v1/stores/pin', { store_id: 'S001' }, tokens.maint))).json();
+    expect(issued.pin_code).toMatch(/^\d{6}$/);
+    const until = parseCompact(issued.effective_time)!.getTime();
     expect(until).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 24 * 3_600_000);
     expect(until).toBeLessThanOrEqual(Date.now() + 24 * 3_600_000);
     const again = await (await call(pinLoader, get('/on-reco/v1/stores/pin?store_id=S001', tokens.admin))).json();
-    expect(again).toEqual(first);
-    expect((await auditActions()).map((row) => row.action)).toEqual(['gateway_pin.issue']);
+    expect(again).toEqual(issued);
+    expect((await auditActions()).map((row) => row.action)).toEqual(['gateway_pin.reissue']);
   });
 
   it('reissues: the new PIN replaces the old one, which no longer pairs', async () => {
@@ -215,12 +217,13 @@ describe('the store management page', () => {
   const act = (cookie: string, fields: Record<string, string>, storeId = 'S001') =>
     call(pageAction, postForm(`/stores/${storeId}/master_managements`, fields, { Cookie: cookie }), { storeId });
 
-  it('shows the store with a PIN, and exchanges and removes through the form', async () => {
+  it('shows the store without a PIN until the form issues one, and exchanges and removes through the form', async () => {
     await chain();
     const cookie = await sessionOf('admin');
     const loaded = await (await page(cookie)).json();
-    expect(loaded).toMatchObject({ store: { store_id: 'S001', working_state: 1 }, canExchange: true, canRemove: true });
-    expect(loaded.pin.pin_code).toMatch(/^\d{6}$/);
+    expect(loaded).toMatchObject({ store: { store_id: 'S001', working_state: 1 }, canExchange: true, canRemove: true, pin: null });
+    expect((await act(cookie, { intent: 'reissue_pin' })).status).toBe(200);
+    expect((await (await page(cookie)).json()).pin.pin_code).toMatch(/^\d{6}$/);
     const oldToken = await pair('S001', 'GW-S001');
 
     const blank = await act(cookie, { intent: 'exchange', gateway_info: '  ' });

@@ -78,19 +78,22 @@ describe('store management page', () => {
     await screenshot(page, 'store-management-demo');
   });
 
-  it('lets an administrator reissue the PIN', async () => {
+  it('lets an administrator issue and reissue the PIN (opening the page issues none)', async () => {
     const page = await newPage(browser);
     await login(page, 'admin');
     await openPage(page, 'E2ESM01');
+    expect(await page.getByTestId('pin-code').count()).toBe(0);
+    expect(await db.selectFrom('gateway_pins').select('pin_code').where('store_id', '=', 'E2ESM01').executeTakeFirst()).toBeUndefined();
+    await page.getByRole('button', { name: '発行', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'PINコードを発行しました。' }).waitFor();
     const before = await db.selectFrom('gateway_pins').select(['pin_code', 'issued_at']).where('store_id', '=', 'E2ESM01').executeTakeFirstOrThrow();
-    expect(await page.getByTestId('pin-code').textContent()).toBe(before.pin_code);
+    await expect.poll(() => page.getByTestId('pin-code').textContent()).toBe(before.pin_code);
     await page.getByRole('button', { name: '再発行' }).click();
-    await page.getByRole('status').filter({ hasText: 'PINコードを再発行しました。' }).waitFor();
+    await expect.poll(async () => (await db.selectFrom('gateway_pins').select('issued_at').where('store_id', '=', 'E2ESM01').executeTakeFirstOrThrow()).issued_at.getTime()).toBeGreaterThan(before.issued_at.getTime());
     const after = await db.selectFrom('gateway_pins').select(['pin_code', 'issued_at']).where('store_id', '=', 'E2ESM01').executeTakeFirstOrThrow();
-    expect(after.issued_at.getTime()).toBeGreaterThan(before.issued_at.getTime());
-    expect(await page.getByTestId('pin-code').textContent()).toBe(after.pin_code);
+    await expect.poll(() => page.getByTestId('pin-code').textContent()).toBe(after.pin_code);
     const audit = await db.selectFrom('audit_log').select('action').where('store_id', '=', 'E2ESM01').where('action', '=', 'gateway_pin.reissue').execute();
-    expect(audit).toHaveLength(1);
+    expect(audit).toHaveLength(2);
     await screenshot(page, 'store-management-pin-reissued');
   });
 

@@ -8,7 +8,10 @@ interface PinProps {
   removed: boolean;
 }
 
-/** The gateway PIN with its effective time (YYYY/MM/DD HH:mm) and the reissue button. */
+/**
+ * The gateway PIN with its effective time (YYYY/MM/DD HH:mm) and the reissue button; without a
+ * valid PIN, the issue button (opening the page issues nothing: no state-changing GET).
+ */
 export function GatewayPinCard({ pin, removed }: PinProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'reissue_pin';
@@ -28,18 +31,27 @@ export function GatewayPinCard({ pin, removed }: PinProps) {
             有効期限 <span className="font-medium text-slate-800" data-testid="pin-effective-time">{until ? formatDateTime(until) : '--'}</span>
           </p>
           <p className="mt-3 text-xs leading-relaxed text-slate-500">ゲートウェイの設置・交換時に、このPINコードでゲートウェイを店舗に登録します。</p>
-          <Form method="post" className="mt-auto pt-4">
-            <button type="submit" name="intent" value="reissue_pin" className="btn-secondary w-full" disabled={busy}>
-              <RefreshIcon className="h-4 w-4" />
-              再発行
-            </button>
-          </Form>
+          <IssueButton label="再発行" busy={busy} />
         </>
+      ) : removed ? (
+        <p className="mt-4 text-sm leading-relaxed text-slate-500">撤去された店舗にはPINコードを発行しません。ゲートウェイを交換すると発行されます。</p>
       ) : (
-        <p className="mt-4 text-sm leading-relaxed text-slate-500">
-          {removed ? '撤去された店舗にはPINコードを発行しません。ゲートウェイを交換すると発行されます。' : 'PINコードはありません。'}
-        </p>
+        <>
+          <p className="mt-4 text-sm leading-relaxed text-slate-500">有効なPINコードはありません。ゲートウェイの設置・交換時に発行してください（有効期限は24時間です）。</p>
+          <IssueButton label="発行" busy={busy} />
+        </>
       )}
     </section>
+  );
+}
+
+function IssueButton({ label, busy }: { label: string; busy: boolean }) {
+  return (
+    <Form method="post" className="mt-auto pt-4">
+      <button type="submit" name="intent" value="reissue_pin" className="btn-secondary w-full" disabled={busy}>
+        <RefreshIcon className="h-4 w-4" />
+        {label}
+      </button>
+    </Form>
   );
 }

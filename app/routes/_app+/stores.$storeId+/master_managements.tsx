@@ -10,10 +10,10 @@ import { StoreInfoCard } from '~/components/store-management/store-info-card';
 import { WorkingStateBadge } from '~/components/store-management/working-state-badge';
 import { getDb } from '~/db/db.server';
 import { GatewayExchangeSchema, RemovalRequestSchema, STORE_MESSAGES, canExchangeGateway, canRemoveStore } from '~/domain/store-schemas';
-import { getStoreInfo } from '~/models/store-management.server';
+import { getCurrentPin, getStoreInfo } from '~/models/store-management.server';
 import { requireRole, requireStoreAccess } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
-import { type StoreWriteFailure, exchangeGateway, getOrIssuePin, reissuePin, removeGateway } from '~/services/store-gateway.server';
+import { type StoreWriteFailure, exchangeGateway, reissuePin, removeGateway } from '~/services/store-gateway.server';
 import { appUrl } from '~/domain/urls';
 
 // /stores/{store_id}/master_managements (000 §2 Store management): the store's info with the
@@ -28,7 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Scoped by the viewer: null for a store that does not exist or is not theirs.
   const store = await getStoreInfo(db, viewer, params.storeId ?? '');
   if (!store) throw redirect(appUrl.notFound);
-  const pin = await getOrIssuePin(db, viewer, store.store_id, new Date());
+  const pin = await getCurrentPin(db, store.store_id, new Date());
   return json({
     store,
     pin,
@@ -76,13 +76,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 const SUCCESS: Record<Intent, string> = {
-  reissue_pin: 'PINコードを再発行しました。',
+  reissue_pin: 'PINコードを発行しました。',
   exchange: 'ゲートウェイを交換しました。新しいゲートウェイの初回通信を待っています。',
   removal: '撤去しました。',
 };
 
 const FAILURE_TITLE: Record<Intent, string> = {
-  reissue_pin: 'PINコードの再発行に失敗しました',
+  reissue_pin: 'PINコードの発行に失敗しました',
   exchange: STORE_MESSAGES.exchangeFailed,
   removal: STORE_MESSAGES.removalFailed,
 };
