@@ -11,13 +11,15 @@ export function machine(): string {
   return `${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.cpus()[0]?.model ?? 'unknown CPU'}`;
 }
 
-export async function serveConsole(databaseUrl: string, env: Record<string, string> = {}): Promise<{ base: string; stop(): Promise<void>; process: ChildProcess }> {
+/** `logs`: keep what the server writes to stdout (its pino lines) in this array. */
+export async function serveConsole(databaseUrl: string, env: Record<string, string> = {}, logs?: string[]): Promise<{ base: string; stop(): Promise<void>; process: ChildProcess }> {
   const build = await ensureConsoleBuild();
   const port = 44000 + Math.floor(Math.random() * 4000);
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/server.ts'), build], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATABASE_URL: databaseUrl, SESSION_SECRET: 'bench-session-secret-0123456789', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', logs ? 'pipe' : 'ignore', 'inherit'],
   });
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => logs?.push(...chunk.split('\n').filter(Boolean)));
   const base = `http://localhost:${port}`;
   const deadline = Date.now() + 60_000;
   while (!(await fetch(`${base}/login`).then((r) => r.ok).catch(() => false))) {

@@ -8,7 +8,10 @@ export interface RequestContext {
   gatewayStoreId?: string;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+// One store per process, whichever copy of this module asks: the web server (scripts/server.ts)
+// loads it from the sources, the routes from the Remix build, which bundles its own copy.
+const KEY = Symbol.for('onreco.request-context');
+const storage: AsyncLocalStorage<RequestContext> = ((globalThis as Record<symbol, unknown>)[KEY] ??= new AsyncLocalStorage<RequestContext>()) as AsyncLocalStorage<RequestContext>;
 
 export function runWithRequestContext<T>(context: RequestContext, fn: () => T): T {
   return storage.run(context, fn);

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_PASSWORD, countRows, createUser } from '../fixtures/chain';
+import { serveConsole } from '../support/console';
+import { resetDb, testDb } from '../support/db';
+
+// The web server over real HTTP (scripts/server.ts, docs/decisions/080-web-server.md): headers and
+// the CSP nonce, the cross-site refusal of console writes, the body limits before authentication,
+// and one log line per request that never carries a secret.
+
+const db = testDb();
+const logs: string[] = [];
+let server: Awaited<ReturnType<typeof serveConsole>>;
+let cookie: string;
+
+beforeAll(async () => {
+  await resetDb();
+  await createUser(db, 'admin', 1);
+  server = await serveConsole(process.env.DATABASE_URL!, { LOG_LEVEL: 'info' }, logs);
+  const login = await fetch(`${server.base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { Origin: server.base, 'Sec-Fetch-Site': 'same-origin' },
+    body: new URLSearchParams({ username: 'admin', password: TEST_PASSWORD }),
+  });
+  expect(login.status).toBe(302);
+  cookie = login.headers.get('Set-Cookie')!.split(';')[0];
+}, 120_000);
+
+afterAll(() => server?.stop());
+
+describe('headers', () => {
+  it('give every page a CSP whose nonce is on each of its inline scripts, fresh per request', async () => {
+    const [first, second] = await Promise.all([fetch(`${server.base}/login`), fetch(`${server.base}/login`)]);
+    const csp = first.headers.get('Content-Security-Policy')!;
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1];
+    expect(second.headers.get('Content-Security-Policy')).not.toContain(nonce);
+    const html = await first.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) expect(script.includes(`nonce="${nonce}"`) || /\bsrc=/.test(script), script).toBe(true);
+    expect(first.headers.get('X-Content-Type-Options')).toBe('nosniff');
+    expect(first.headers.get('X-Frame-Options')).toBe('DENY');
+    expect(first.headers.get('Referrer-Policy')).toBe('strict-origin-when-cross-origin');
+    expect(first.headers.get('Strict-Transport-Security')).toBeNull(); // plain http here
+  });
+
+  it('keep API answers out of caches, except the OpenAPI description', async () => {
+    expect((await fetch(`${server.base}/on-reco/v1/region`)).headers.get('Cache-Control')).toBe('no-store');
+    expect((await fetch(`${server.base}/on-reco/openapi.json`)).headers.get('Cache-Control')).toMatch(/^public/);
+  });
+});
+
+describe('cross-site requests', () => {
+  const postNotice = (path: string, headers: Record<string, string>) =>
+    fetch(`${server.base}${path}`, { method: 'POST', redirect: 'manual', headers: { Cookie: cookie, ...headers }, body: new URLSearchParams({ title: 'CSRF', content: 'from elsewhere' }) });
+
+  it('are refused with 403 for documents, data requests and any write, and change nothing', async () => {
+    for (const path of ['/notifications/create', '/notifications/create.data', '/logout']) {
+      for (const headers of [{ Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site', Origin: 'https://sub.example' }]) {
+        const response = await postNotice(path, headers);
+        expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+        expect((await response.json()).error).toBe('forbidden');
+      }
+    }
+    expect(await countRows(db, 'notices')).toBe(0);
+  });
+
+  it('pass from the console itself', async () => {
+    const response = await postNotice('/notifications/create.data', { Origin: server.base, 'Sec-Fetch-Site': 'same-origin' });
+    expect(response.status).toBe(200);
+    expect(await countRows(db, 'notices')).toBe(1);
+  });
+});
+
+describe('body limits before authentication', () => {
+  it('refuse a body over the limit by its Content-Length, and a body without one', async () => {
+    const big = await fetch(`${server.base}/on-reco/v1/user/passcode`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ login_id: 'x'.repeat(2 * 1024 * 1024) }) });
+    expect(big.status).toBe(413);
+    expect((await big.json()).error).toBe('payload_too_large');
+    const chunked = await fetch(`${server.base}/on-reco/v1/user/passcode`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: new ReadableStream({ start: (controller) => (controller.enqueue(new TextEncoder().encode('{"login_id":"a"}')), controller.close()) }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(411);
+  });
+});
+
+describe('the request log', () => {
+  it('writes one line per request with the route template, status, time and user, and no secret', async () => {
+    const token = await fetch(`${server.base}/on-reco/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'admin', password: TEST_PASSWORD }) });
+    const { access_token, user_id } = await token.json();
+    await fetch(`${server.base}/on-reco/v1/stores?store_id=S999`, { headers: { Authorization: `Bearer ${access_token}` } });
+    await expect.poll(() => logs.some((line) => line.includes('"path":"/on-reco/v1/stores"'))).toBe(true);
+    const lines = logs.filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line));
+    expect(lines.find((line) => line.path === '/on-reco/token')).toMatchObject({ method: 'POST', status: 200 });
+    expect(lines.find((line) => line.path === '/on-reco/v1/stores')).toMatchObject({ method: 'GET', status: 404, userId: user_id });
+    const everything = logs.join('\n');
+    for (const secret of [TEST_PASSWORD, access_token, cookie.split('=')[1], 'S999']) expect(everything).not.toContain(secret);
+  });
+});
