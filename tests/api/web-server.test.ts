@@ -58,7 +58,8 @@ describe('cross-site requests', () => {
 
   it('are refused with 403 for documents, data requests and any write, and change nothing', async () => {
     for (const path of ['/notifications/create', '/notifications/create.data', '/logout']) {
-      for (const headers of [{ Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site', Origin: 'https://sub.example' }]) {
+      const attempts: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site', Origin: 'https://sub.example' }];
+      for (const headers of attempts) {
         const response = await postNotice(path, headers);
         expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
         expect((await response.json()).error).toBe('forbidden');
