@@ -29,9 +29,21 @@ function runBench(tree: string, bench: string): unknown {
   if (!existsSync(file)) throw new Error(`${file} does not exist`);
   const run = spawnSync(path.join(here, 'node_modules/.bin/tsx'), [file], { cwd: tree, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 });
   if (run.status !== 0) throw new Error(`${bench} in ${tree} exited ${run.status}:\n${run.stdout}`);
-  const json = run.stdout.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('{')).at(-1);
-  if (!json) throw new Error(`${bench} in ${tree} printed no JSON line:\n${run.stdout}`);
-  return JSON.parse(json);
+  // The last JSON object it printed: on one line, or pretty-printed from a line that starts with '{'.
+  const lines = run.stdout.split('\n');
+  for (let start = lines.length - 1; start >= 0; start -= 1) {
+    if (!lines[start].startsWith('{')) continue;
+    try {
+      return JSON.parse(lines.slice(start).join('\n'));
+    } catch {
+      try {
+        return JSON.parse(lines[start]);
+      } catch {
+        // not this one
+      }
+    }
+  }
+  throw new Error(`${bench} in ${tree} printed no JSON object:\n${run.stdout}`);
 }
 
 try {
