@@ -98,3 +98,48 @@ describe('the access matrix of the /on-reco API', () => {
     });
   }
 });
+
+describe('a store save\'s referenced groups (DESIGN.md "Scoped")', () => {
+  const saveStore = API_CALLS.find((declared) => declared.id === 'saveStore')!;
+  const newStore = (storeId: string, side: Side, usergroup: number[]) => ({
+    store_id: storeId,
+    store_no: String(800000 + serial++),
+    store_name: `新店 ${storeId}`,
+    company_id: world.chains[side].company,
+    storegroup_id: world.chains[side].storegroup,
+    prefecture_id: 13,
+    address: '東京都港区芝公園4-2-8',
+    tel_no: '',
+    opening_date: '20240401',
+    closing_date: null,
+    usergroup,
+    gateway_info: `GW-${storeId}`,
+  });
+  /** Saves as the caller; answers the status, and whether any table changed (the world is put back after). */
+  async function save(callerName: 'caseManager' | 'areaManager', body: unknown): Promise<[number, boolean]> {
+    const before = await state.checksums();
+    const response = await send(saveStore, requestOf(saveStore, body, world, world.callers[callerName].token));
+    const changed = changedTables(before, await state.checksums()).length > 0;
+    await state.restore();
+    return [response.status, changed];
+  }
+
+  it('refuses the other chain\'s user groups and store group (404, the found bug) and writes nothing', async () => {
+    const { areaManager } = world.callers;
+    expect(await save('areaManager', newStore('X1', 'B', [areaManager.usergroup!, world.chains.B.usergroup]))).toEqual([404, false]);
+    expect(await save('areaManager', newStore('X2', 'A', [areaManager.usergroup!, world.chains.B.usergroup]))).toEqual([404, false]);
+    expect(await save('areaManager', newStore('X3', 'B', [areaManager.usergroup!]))).toEqual([404, false]);
+    expect(await save('areaManager', newStore('X4', 'A', [areaManager.usergroup!, world.chains.A.usergroup]))).toEqual([201, true]);
+  });
+
+  it('assigns only one\'s own groups or store-user groups of one\'s stores, and links a new store to one of one\'s groups (403)', async () => {
+    const { areaManager, caseManager } = world.callers;
+    // The case manager's group (20) is linked to the area manager's store, but more privileged.
+    expect(await save('areaManager', newStore('Y1', 'A', [areaManager.usergroup!, caseManager.usergroup!]))).toEqual([403, false]);
+    // The area manager's group (30) is less privileged than a case manager, but neither theirs nor a store-user group.
+    expect(await save('caseManager', newStore('Y2', 'A', [caseManager.usergroup!, areaManager.usergroup!]))).toEqual([403, false]);
+    // A store-user group of their store, but none of their own: they could not see what they create.
+    expect(await save('caseManager', newStore('Y3', 'A', [world.chains.A.usergroup]))).toEqual([403, false]);
+    expect(await save('caseManager', newStore('Y4', 'A', [caseManager.usergroup!]))).toEqual([201, true]);
+  });
+});

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../../app/db/db.server';
 import type { ApiCall, Reference } from '../../app/domain/api';
-import { can } from '../../app/domain/roles';
+import { type Permission, can } from '../../app/domain/roles';
 import type { ApiRouteFunction } from '../../app/http/api-route.server';
 import { type Caller, type Side, type World, SIDES, markerOf, otherSide } from '../fixtures/access-world';
 import { TEST_PASSWORD } from '../fixtures/chain';
@@ -374,3 +374,76 @@ export const samplesOf = (call: ApiCall): readonly Sample[] => {
   if (!sample) throw new Error(`${call.id} has no sample input for the access matrix: add one to SAMPLES in tests/support/access-matrix.ts`);
   return Array.isArray(sample) ? sample : [sample as Sample];
 };
+
+// ---- the console: store pages and resources on a session cookie ----
+
+/** A console route module under one of these folders, and what a case of it needs. */
+export interface ConsoleRoute {
+  /** The capability the page needs (where the store menu links it, the menu's). */
+  permission?: Permission;
+  /** Served without a session (static files). */
+  public?: true;
+  /** Names no store (own vs. other does not apply). */
+  unscoped?: true;
+  /** The route's params besides storeId. */
+  params?: Record<string, string>;
+  query?(context: ConsoleContext): Record<string, string | number>;
+  /** A valid form for the route's action. */
+  form?(context: ConsoleContext): Record<string, string | number>;
+}
+
+export interface ConsoleContext {
+  world: World;
+  chain: World['chains'][Side];
+}
+
+export const CONSOLE_DIRS = { stores: '_app+/stores.$storeId+', resources: 'resources+' } as const;
+
+const day = (world: World) => world.readingAt.slice(0, 8);
+
+/** Every route module of the folders: a module without an entry fails the console matrix. */
+export const CONSOLE_ROUTES: Readonly<Record<string, ConsoleRoute>> = {
+  'stores/_layout.tsx': {},
+  'stores/master_managements.tsx': { permission: 'storeManagement', form: () => ({ intent: 'reissue_pin' }) },
+  'stores/sensor_diagrams.edit.tsx': { permission: 'editDiagram', form: ({ chain }) => ({ intent: 'setDiagram', diagram_id: chain.diagram }) },
+  'stores/sensor_diagrams.show.tsx': {},
+  'stores/temp_graphs.tsx': { form: ({ chain, world }) => ({ equipment_id: chain.equipment, start_date: world.readingAt, comment: '確認済み' }) },
+  'stores/temp_graphs[.]csv.ts': { query: ({ chain, world }) => ({ equipment_id: chain.equipment, unit: 'day', start_date: day(world) }) },
+  'stores/temp_managements_image.tsx': {},
+  'stores/temp_managements_list.tsx': {},
+  'stores/warning_histories.tsx': { form: ({ chain }) => ({ equipment_id: chain.equipment, alert_id: 'OE00000001', comment: '扉を閉めた' }) },
+  'stores/warning_histories[.]csv.ts': {},
+  'resources/diagram-image.ts': { query: ({ chain }) => ({ diagram_id: chain.diagram }) },
+  'resources/events.ts': { query: ({ chain }) => ({ store_id: chain.store }) },
+  'resources/notices.ts': { unscoped: true },
+  'resources/pdfjs.$.ts': { public: true, unscoped: true, params: { '*': 'build/pdf.min.mjs' } },
+  'resources/sensor-today.ts': { query: ({ chain }) => ({ store_id: chain.store, equipment_id: chain.equipment }) },
+};
+
+/** The URL path of a store page file (dots separate segments, [.] is a dot, _layout is the folder's own). */
+export function consolePathOf(key: string, storeId: string): string {
+  const [folder, file] = key.split('/');
+  const stem = file.replace(/\.tsx?$/, '').replace(/\$$/, '');
+  const segments = stem === '_layout' ? [] : (stem.match(/(?:\[[^\]]*\]|[^.])+/g) ?? []).map((segment) => segment.replace(/\[([^\]]*)\]/g, '$1'));
+  const base = folder === 'stores' ? `/stores/${storeId}` : '/resources';
+  return [base, ...segments].join('/');
+}
+
+/** The outcome DESIGN.md gives a console route: /login without a session, 403 without the capability, /not_found (or 404) for a store one may not see. */
+export function consoleOutcome(route: ConsoleRoute, caller: Caller, side: Side): Outcome {
+  if (route.public) return allowed('a public file');
+  if (caller.kind !== 'user') return refused(401, 'no session: to /login');
+  if (route.permission && !can(caller.authority!, route.permission)) return refused(403, `lacks ${route.permission}`);
+  if (route.unscoped || sees(caller, side)) return allowed(`sees chain ${side}`);
+  return refused(404, `store of chain ${side} not visible: /not_found`);
+}
+
+/** Whether the answer is the outcome: 401 reads as a redirect to /login, 404 as a redirect to /not_found or a 404. */
+export function meetsOutcome(outcome: Outcome, response: Response): boolean {
+  const location = response.headers.get('Location') ?? '';
+  const redirected = response.status >= 300 && response.status < 400;
+  if (outcome.allowed) return response.status < 400 && !/^\/(login|not_found)\b/.test(location);
+  if (outcome.status === 401) return redirected && location.startsWith('/login');
+  if (outcome.status === 404) return response.status === 404 || (redirected && location === '/not_found');
+  return response.status === outcome.status;
+}
