@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeMenu } from '~/domain/roles';
 import { createLoginSession } from '~/http/session.server';
 import { type Caller, type Side, type World, SIDES, buildAccessWorld } from '../fixtures/access-world';
-import { CONSOLE_DIRS, CONSOLE_ROUTES, type ConsoleRoute, type WorldState, consoleOutcome, consolePathOf, keepWorldState, meetsOutcome } from '../support/access-matrix';
+import { CONSOLE_DIRS, CONSOLE_ROUTES, type ConsoleRoute, type WorldState, consoleOutcome, consolePathOf, keepWorldState, leakOf, meetsOutcome } from '../support/access-matrix';
 import { resetDb, testDb } from '../support/db';
 import { BASE, call } from '../support/requests';
 
@@ -61,12 +61,16 @@ async function runCase(key: string, route: ConsoleRoute, kind: 'loader' | 'actio
   const before = kind === 'action' && !outcome.allowed ? await state.checksums() : undefined;
   cases += 1;
   const response = await call(handler, request, params);
-  await response.body?.cancel();
   const label = `${key} ${kind} as ${caller.name} on chain ${side}`;
   const problems: string[] = [];
   if (!meetsOutcome(outcome, response)) {
     problems.push(`expected ${outcome.allowed ? 'success' : outcome.status} (${outcome.why}), got ${response.status} ${response.headers.get('Location') ?? ''}`);
+  } else if (outcome.allowed && key !== 'resources/events.ts') {
+    // (The event stream never ends: it is only opened.)
+    const leak = await leakOf({ access: { kind: route.public ? 'public' : 'user' } }, caller, response);
+    if (leak) problems.push(leak);
   }
+  await response.body?.cancel();
   if (before) {
     const after = await state.checksums();
     const changed = Object.keys(after).filter((table) => after[table] !== before[table]);

@@ -251,7 +251,7 @@ export function contextOf(call: ApiCall, world: World, caller: Caller, sides: Re
 }
 
 /** Why a 2xx answer shows a chain the caller may not see (its marker in the text), or null. */
-export async function leakOf(call: ApiCall, caller: Caller, response: Response): Promise<string | null> {
+export async function leakOf(call: Pick<ApiCall, 'access'>, caller: Caller, response: Response): Promise<string | null> {
   if (call.access.kind === 'public') return null;
   const type = response.headers.get('Content-Type') ?? '';
   if (!/json|text|csv/.test(type)) return null;
