@@ -41,6 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`console access matrix: ${cases} cases over ${Object.keys(CONSOLE_ROUTES).length} route modules`);
+  await state?.drop();
   await resetDb();
 });
 

@@ -36,6 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`access matrix: ${cases} cases over ${API_CALLS.length} calls`);
+  await state?.drop();
   await resetDb();
 });
 

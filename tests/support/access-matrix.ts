@@ -96,6 +96,8 @@ export interface WorldState {
   restore(): Promise<void>;
   /** One md5 per table: a refused write must leave every one unchanged. */
   checksums(): Promise<Record<string, string>>;
+  /** Drops the kept rows (after the file). */
+  drop(): Promise<void>;
 }
 
 export async function keepWorldState(db: Db): Promise<WorldState> {
@@ -110,6 +112,7 @@ export async function keepWorldState(db: Db): Promise<WorldState> {
       const { rows } = await sql.raw<{ name: string; sum: string }>(checksum).execute(db);
       return Object.fromEntries(rows.map((row) => [row.name, row.sum]));
     },
+    drop: async () => void (await sql.raw(`drop schema if exists ${SNAPSHOT_SCHEMA} cascade`).execute(db)),
   };
 }
 
