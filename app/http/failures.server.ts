@@ -10,9 +10,9 @@ import { invalidRequest } from './api.server';
 export function storeWriteError(failure: StoreWriteFailure, storeId: string): Response {
   switch (failure.reason) {
     case 'not_found':
-      return apiError(404, 'not_found', `Store ${storeId} was not found.`);
+      return apiError(404, 'not_found', failure.description ?? `Store ${storeId} was not found.`);
     case 'forbidden':
-      return apiError(403, 'forbidden', 'This call is not allowed for your authority.');
+      return apiError(403, 'forbidden', failure.description ?? 'This call is not allowed for your authority.');
     case 'invalid_state':
     case 'conflict':
       return apiError(409, failure.reason, failure.description);

@@ -3,8 +3,10 @@ import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Db } from '~/db/db.server';
 import { toCompactDateTime } from '~/domain/japan-time';
 import type { StoreInfo, StoreSaveInput, UniqueStoreField } from '~/domain/store-schemas';
+import { AUTHORITY, seesAllStores } from '~/domain/roles';
 import { revokeGatewayTokens } from './gateways.server';
-import { canViewStore, lockStore as lockStoreRow, refreshStoreStatus, seesStore, storeVisibleTo } from './stores.server';
+import { companyVisibleTo } from './lookups.server';
+import { canViewStore, lockStore as lockStoreRow, refreshStoreStatus, seesStore, storeVisibleTo, userSeesStore } from './stores.server';
 import { type Viewer, userAuthority } from './users.server';
 
 // The store master as the store management page and POST /v1/stores see it: one store's info,
@@ -197,6 +199,69 @@ export async function checkStoreReferences(
   const unknownIndex = input.usergroup.findIndex((id) => !known.has(id));
   if (unknownIndex >= 0) fields.usergroup = `存在しないユーザーグループです (${input.usergroup[unknownIndex]})`;
   return { companyId: group?.company_id ?? null, fields };
+}
+
+/** The referenced ids of a store save the viewer may not see (404) or may not assign (403), by field. */
+export interface StoreReferenceScope {
+  hidden: string[];
+  forbidden: string[];
+  /** Creating, none of the user groups is the viewer's own. */
+  noOwnGroup: boolean;
+}
+
+/**
+ * DESIGN.md "Scoped": a case or area manager may use only the companies (and their store groups)
+ * of stores they see, may assign only their own user groups or store-user (101) groups linked to
+ * stores they see (never a more privileged group), and creates stores only linked to one of their
+ * groups. Groups already linked to the store being updated may stay. Staff who see every store
+ * may use anything. Ids that do not exist are left to checkStoreReferences (400).
+ */
+export async function scopeStoreReferences(
+  db: Db,
+  viewer: Viewer,
+  input: Pick<StoreSaveInput, 'store_id' | 'storegroup_id' | 'company_id' | 'usergroup'>,
+  creating: boolean,
+): Promise<StoreReferenceScope> {
+  const scope: StoreReferenceScope = { hidden: [], forbidden: [], noOwnGroup: false };
+  if (seesAllStores(viewer.authority)) return scope;
+  const [storegroup, company, groups] = await Promise.all([
+    db
+      .selectFrom('storegroups')
+      .select((eb) => sql<boolean>`${companyVisibleTo(viewer, eb.ref('storegroups.company_id'))(eb)}`.as('visible'))
+      .where('storegroup_id', '=', input.storegroup_id)
+      .executeTakeFirst(),
+    input.company_id === undefined
+      ? undefined
+      : db.selectFrom('companies').select((eb) => sql<boolean>`${companyVisibleTo(viewer, eb.ref('companies.company_id'))(eb)}`.as('visible')).where('company_id', '=', input.company_id).executeTakeFirst(),
+    input.usergroup.length === 0
+      ? []
+      : db
+          .selectFrom('usergroups as g')
+          .select((eb) => [
+            'g.usergroup_id',
+            'g.usergroup_authority',
+            eb.exists(eb.selectFrom('user_usergroups as uu').select('uu.user_id').whereRef('uu.usergroup_id', '=', 'g.usergroup_id').where('uu.user_id', '=', viewer.userId)).as('own'),
+            eb
+              // (not `su`: the visibility predicate's own subquery is aliased so)
+              .exists(eb.selectFrom('store_usergroups as linked').select('linked.store_id').whereRef('linked.usergroup_id', '=', 'g.usergroup_id').where((inner) => userSeesStore(inner, viewer, inner.ref('linked.store_id'))))
+              .as('onVisibleStore'),
+            (creating
+              ? eb.val(false)
+              : eb.exists(eb.selectFrom('store_usergroups as su').select('su.store_id').whereRef('su.usergroup_id', '=', 'g.usergroup_id').where('su.store_id', '=', input.store_id))
+            ).as('onThisStore'),
+          ])
+          .where('g.usergroup_id', 'in', input.usergroup)
+          .execute(),
+  ]);
+  if (storegroup && !storegroup.visible) scope.hidden.push('storegroup_id');
+  if (company && !company.visible) scope.hidden.push('company_id');
+  for (const group of groups) {
+    if (group.own || (!creating && group.onThisStore)) continue;
+    if (!group.onVisibleStore) scope.hidden.push(`usergroup ${group.usergroup_id}`);
+    else if (group.usergroup_authority !== AUTHORITY.storeUser) scope.forbidden.push(`usergroup ${group.usergroup_id}`);
+  }
+  scope.noOwnGroup = creating && !groups.some((group) => group.own);
+  return scope;
 }
 
 const storeColumns = (input: StoreSaveInput, companyId: string) => ({

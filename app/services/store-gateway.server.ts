@@ -24,6 +24,7 @@ import {
   findDuplicateFields,
   gatewayHeldByAnotherStore,
   getCurrentPin,
+  scopeStoreReferences,
   getStoreInfo,
   insertStore,
   lockStore,
@@ -38,8 +39,8 @@ import type { Viewer } from '~/models/users.server';
 // POST /v1/stores (create and update). Decisions: docs/decisions/060-store-management.md.
 
 export type StoreWriteFailure =
-  | { ok: false; reason: 'not_found' }
-  | { ok: false; reason: 'forbidden' }
+  | { ok: false; reason: 'not_found'; description?: string }
+  | { ok: false; reason: 'forbidden'; description?: string }
   | { ok: false; reason: 'invalid_state' | 'conflict'; description: string; message: string }
   | { ok: false; reason: 'duplicate'; fields: UniqueStoreField[]; message: string }
   | { ok: false; reason: 'invalid'; fields: Record<string, string>; message: string };
@@ -158,6 +159,19 @@ export async function removeGateway(db: Db, viewer: Viewer, storeId: string, gat
 
 // ---- POST /v1/stores ----
 
+/**
+ * The referenced ids of a store save the viewer may not use (DESIGN.md "Scoped"): another
+ * chain's store group, company or user group "does not exist" (404); a group the viewer sees but
+ * may not assign, or a new store none of whose groups is the viewer's, is 403.
+ */
+async function refuseOutOfScope(trx: Db, viewer: Viewer, input: StoreSaveInput, creating: boolean): Promise<StoreWriteFailure | null> {
+  const scope = await scopeStoreReferences(trx, viewer, input, creating);
+  if (scope.hidden.length > 0) return { ok: false, reason: 'not_found', description: `No such ${scope.hidden.join(', ')}.` };
+  if (scope.forbidden.length > 0) return { ok: false, reason: 'forbidden', description: `You may not assign ${scope.forbidden.join(', ')}: only your own groups or store-user groups of your stores.` };
+  if (scope.noOwnGroup) return { ok: false, reason: 'forbidden', description: 'A store you create must be linked to one of your own user groups.' };
+  return null;
+}
+
 /** `store` is null when the saver cannot see the store they created (none of its user groups is theirs). */
 export type StoreSaveResult = { ok: true; created: boolean; store: StoreInfo | null } | StoreWriteFailure;
 
@@ -178,6 +192,8 @@ export async function saveStore(db: Db, viewer: Viewer, input: StoreSaveInput, n
       const existing = await lockStore(trx, viewer, input.store_id);
       const creating = !existing?.visible;
       if (creating && !mayCreate) return forbidden;
+      const refusal = await refuseOutOfScope(trx, viewer, input, creating);
+      if (refusal) return refusal;
       const references = await checkStoreReferences(trx, input);
       const fields = { ...references.fields };
       if (creating && input.gateway_info === null) fields.gateway_info = STORE_MESSAGES.required;

@@ -76,7 +76,8 @@ describe('GET /v1/store_list', () => {
 describe('lookups', () => {
   it('lists the 8 regions, the 47 prefectures with JIS codes, and store groups per company', async () => {
     await createStore(db, 'S001');
-    await createUser(db, 'store', 101);
+    // Companies and store groups are those of the stores the user sees (the access matrix).
+    await createUser(db, 'store', 101, { storeIds: ['S001'] });
     const token = await tokenFor('store', TEST_PASSWORD);
     expect(await (await call(regionLoader, get('/on-reco/v1/region', token))).json()).toHaveLength(8);
     const prefectures = await (await call(prefectureLoader, get('/on-reco/v1/prefecture', token))).json();

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { getDb, type Db } from '../../app/db/db.server';
 
-const REFERENCE_TABLES = new Set([
+export const REFERENCE_TABLES = new Set([
   'regions', 'prefectures', 'authorities', 'equipment_kinds', 'sensor_models', 'measure_target_equipment_kinds',
   'kysely_migration', 'kysely_migration_lock',
 ]);

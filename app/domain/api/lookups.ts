@@ -15,13 +15,17 @@ export const listPrefectures = defineCall('listPrefectures', 'GET /on-reco/v1/pr
   references: { region_id: 'region' },
 });
 
+const ownChains = 'Administrators and maintenance get all; others the companies of the stores they see.';
+
 export const listCompanies = defineCall('listCompanies', 'GET /on-reco/v1/company', {
   summary: 'Companies',
+  description: ownChains,
   answer: jsonAnswer(CompanyListSchema, 'company_id, company_name.'),
 });
 
 export const listStoregroups = defineCall('listStoregroups', 'GET /on-reco/v1/storegroup', {
   summary: 'Store groups, optionally of one company',
+  description: ownChains,
   input: query(StoregroupQuerySchema),
   answer: jsonAnswer(StoregroupListSchema, 'storegroup_id, storegroup_name, company_id, company_name.'),
   references: { company_id: 'company' },

@@ -31,8 +31,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listStores(db, viewer, { page_no: 1, page_count: STORE_NAME_FILTER_SIZE }, viewer.language),
     listRegions(db),
     listPrefectures(db, query.region_id),
-    listCompanies(db),
-    listStoregroups(db, query.company_id),
+    listCompanies(db, viewer),
+    listStoregroups(db, viewer, query.company_id),
     // A failed announcement load hides the bar; it never breaks the dashboard (000 §8).
     getLatestNotice(db, new Date()).catch((error) => {
       logger.warn({ err: error }, 'announcement not loaded');

@@ -3,6 +3,6 @@ import { apiLoader, apiNotAllowed } from '~/http/api-route.server';
 import { listCompanies } from '~/models/lookups.server';
 
 // GET /v1/company: company_id, company_name.
-export const loader = apiLoader(companiesCall, ({ db }) => listCompanies(db));
+export const loader = apiLoader(companiesCall, ({ viewer, db }) => listCompanies(db, viewer));
 
 export const action = apiNotAllowed(companiesCall.path);

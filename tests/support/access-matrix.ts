@@ -1,0 +1,452 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import type { Db } from '../../app/db/db.server';
+import type { ApiCall, Reference } from '../../app/domain/api';
+import { type Permission, can } from '../../app/domain/roles';
+import type { ApiRouteFunction } from '../../app/http/api-route.server';
+import { type Caller, type Side, type World, SIDES, markerOf, otherSide } from '../fixtures/access-world';
+import { TEST_PASSWORD } from '../fixtures/chain';
+import { REFERENCE_TABLES } from './db';
+import { BASE, call as callRoute } from './requests';
+
+// The access matrix, generated from the API registry (app/domain/api/): every declared call ×
+// every caller of the world (tests/fixtures/access-world.ts) × the chain each store or
+// referenced id is taken from. The expected answer is derived from the declaration's access
+// (public, gateway, user with a permission and a store field) and its references, by DESIGN.md's
+// rule: a store, sensor, diagram or group of a chain one may not see "does not exist" (404), a
+// capability one lacks is 403, no valid token is 401. Calls whose service decides more (the
+// store save, a user's record) say so in their sample's rule. A call without a sample fails.
+
+// ---- the database: snapshots, restores and checksums of every non-reference table ----
+
+const SNAPSHOT_SCHEMA = 'access_matrix_snapshot';
+
+async function worldTables(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by c.relname`.execute(db);
+  return rows.map((row) => row.name).filter((name) => !REFERENCE_TABLES.has(name));
+}
+
+interface ForeignKey {
+  child: string;
+  parent: string;
+  columns: string[];
+}
+
+/**
+ * The tables in an order that inserts parents before children (foreign keys), and the foreign
+ * keys of a cycle (stores ↔ diagrams), whose columns are restored by an update after the inserts.
+ */
+async function parentsFirst(db: Db, tables: string[]): Promise<{ ordered: string[]; cyclic: ForeignKey[] }> {
+  const { rows } = await sql<ForeignKey>`
+    select c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent,
+      array(select a.attname::text from pg_attribute a where a.attrelid = c.conrelid and a.attnum = any(c.conkey)) as columns
+    from pg_constraint c where c.contype = 'f' and c.connamespace = 'public'::regnamespace`.execute(db);
+  const ordered: string[] = [];
+  const cyclic: ForeignKey[] = [];
+  const visiting = new Set<string>();
+  const visit = (table: string) => {
+    if (ordered.includes(table)) return;
+    visiting.add(table);
+    for (const key of rows.filter((row) => row.child === table && row.parent !== table && tables.includes(row.parent))) {
+      if (visiting.has(key.parent)) cyclic.push(key);
+      else visit(key.parent);
+    }
+    visiting.delete(table);
+    ordered.push(table);
+  };
+  for (const table of tables) visit(table);
+  return { ordered, cyclic };
+}
+
+/** The statements that put the snapshot back: delete children first, insert parents first, then a cycle's columns. */
+async function restoreStatements(db: Db, tables: string[]): Promise<string> {
+  const { ordered, cyclic } = await parentsFirst(db, tables);
+  const { rows: columns } = await sql<{ table: string; column: string }>`
+    select table_name::text as table, column_name::text as column from information_schema.columns
+    where table_schema = 'public' order by ordinal_position`.execute(db);
+  const { rows: keys } = await sql<{ table: string; columns: string[] }>`
+    select i.indrelid::regclass::text as table, array(select a.attname::text from pg_attribute a where a.attrelid = i.indrelid and a.attnum = any(i.indkey)) as columns
+    from pg_index i where i.indisprimary`.execute(db);
+  const deferred = (table: string) => cyclic.filter((key) => key.child === table).flatMap((key) => key.columns);
+  const insert = (table: string) => {
+    const names = columns.filter((column) => column.table === table).map((column) => column.column);
+    const values = names.map((name) => (deferred(table).includes(name) ? 'null' : name));
+    return `insert into public.${table} (${names.join(', ')}) overriding system value select ${values.join(', ')} from ${SNAPSHOT_SCHEMA}.${table};`;
+  };
+  const update = ({ child, columns: deferredColumns }: ForeignKey) => {
+    const key = keys.find((row) => row.table === child)?.columns;
+    if (!key) throw new Error(`${child}: a table in a foreign-key cycle needs a primary key to be restored`);
+    return `update public.${child} t set ${deferredColumns.map((column) => `${column} = s.${column}`).join(', ')} from ${SNAPSHOT_SCHEMA}.${child} s where ${key.map((column) => `t.${column} = s.${column}`).join(' and ')};`;
+  };
+  // The measurement-bucket triggers would count the restored readings twice: the buckets are restored as they were.
+  return [
+    'alter table measurements disable trigger user;',
+    ...[...ordered].reverse().map((table) => `delete from public.${table};`),
+    ...ordered.map(insert),
+    ...cyclic.map(update),
+    'alter table measurements enable trigger user;',
+  ].join('\n');
+}
+
+/** The world's rows, kept aside so every allowed write can be undone and the next case starts from the same world. */
+export interface WorldState {
+  restore(): Promise<void>;
+  /** One md5 per table: a refused write must leave every one unchanged. */
+  checksums(): Promise<Record<string, string>>;
+  /** Drops the kept rows (after the file). */
+  drop(): Promise<void>;
+}
+
+export async function keepWorldState(db: Db): Promise<WorldState> {
+  const tables = await worldTables(db);
+  await sql.raw(`drop schema if exists ${SNAPSHOT_SCHEMA} cascade; create schema ${SNAPSHOT_SCHEMA}`).execute(db);
+  for (const table of tables) await sql.raw(`create table ${SNAPSHOT_SCHEMA}.${table} as select * from public.${table}`).execute(db);
+  const restore = await restoreStatements(db, tables);
+  const checksum = tables.map((table) => `select '${table}' as name, md5(coalesce(string_agg(t::text, ',' order by t::text), '')) as sum from public.${table} t`).join(' union all ');
+  return {
+    restore: () => db.transaction().execute(async (trx) => void (await sql.raw(restore).execute(trx))),
+    async checksums() {
+      const { rows } = await sql.raw<{ name: string; sum: string }>(checksum).execute(db);
+      return Object.fromEntries(rows.map((row) => [row.name, row.sum]));
+    },
+    drop: async () => void (await sql.raw(`drop schema if exists ${SNAPSHOT_SCHEMA} cascade`).execute(db)),
+  };
+}
+
+// ---- the route of a call, and a request for it ----
+
+const ROUTES_DIR = path.resolve(__dirname, '../../app/routes/on-reco+');
+
+/** The route file remix-flat-routes serves a call's path from: segments joined by dots, a literal dot as [.]. */
+export function routeFileOf(call: Pick<ApiCall, 'path'>): string {
+  const segments = call.path.replace(/^\/on-reco\//, '').split('/');
+  return `${segments.map((segment) => segment.replaceAll('.', '[.]')).join('.')}.ts`;
+}
+
+export async function handlerOf(call: ApiCall): Promise<ApiRouteFunction> {
+  const file = path.join(ROUTES_DIR, routeFileOf(call));
+  if (!existsSync(file)) throw new Error(`${call.id}: no route file ${routeFileOf(call)}`);
+  const module = (await import(file)) as { loader?: ApiRouteFunction; action?: ApiRouteFunction };
+  const handler = call.method === 'GET' ? module.loader : module.action;
+  if (!handler) throw new Error(`${call.id}: ${routeFileOf(call)} has no ${call.method === 'GET' ? 'loader' : 'action'}`);
+  return handler;
+}
+
+const text = (value: unknown) => (Array.isArray(value) ? value.join(',') : String(value));
+
+/** The request of a call with this input, sent as its declaration says (query, JSON, form or multipart with a file). */
+export function requestOf(call: ApiCall, input: unknown, world: World, token?: string): Request {
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const fields = (input ?? {}) as Record<string, unknown>;
+  if (call.method === 'GET') {
+    const query = new URLSearchParams(Object.entries(fields).map(([key, value]) => [key, text(value)]));
+    return new Request(`${BASE}${call.path}${query.size > 0 ? `?${query}` : ''}`, { headers });
+  }
+  const declared = call.input?.in === 'body' ? call.input : undefined;
+  let body: BodyInit;
+  if (declared?.encoding === 'form') {
+    body = new URLSearchParams(Object.entries(fields).map(([key, value]) => [key, text(value)]));
+  } else if (declared?.encoding === 'multipart') {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(fields)) form.append(key, text(value));
+    form.append(declared.files ?? 'file', new Blob([new Uint8Array(world.png)], { type: 'image/png' }), 'plan.png');
+    body = form;
+  } else {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(input ?? {});
+  }
+  return new Request(BASE + call.path, { method: call.method, headers, body });
+}
+
+export const send = (call: ApiCall, request: Request) => handlerOf(call).then((handler) => callRoute(handler, request));
+
+// ---- what each case expects ----
+
+export type Outcome = { allowed: true; why: string } | { allowed: false; status: 400 | 401 | 403 | 404; why: string };
+export const allowed = (why: string): Outcome => ({ allowed: true, why });
+export const refused = (status: 400 | 401 | 403 | 404, why: string): Outcome => ({ allowed: false, status, why });
+
+/** The reference kinds a chain owns (regions and prefectures are everyone's). */
+const OWNED: ReadonlySet<Reference> = new Set(['store', 'equipment', 'diagram', 'user', 'usergroup', 'storegroup', 'company']);
+
+/** The input fields of a call that name a chain's thing: its store field and its owned references. */
+export function chainFieldsOf(call: ApiCall): Record<string, Reference> {
+  const fields: Record<string, Reference> = {};
+  if (call.access.kind === 'user' && call.access.store) fields[call.access.store] = 'store';
+  for (const [field, kind] of Object.entries(call.references ?? {})) if (OWNED.has(kind)) fields[field] = kind;
+  return fields;
+}
+
+export interface CaseContext {
+  world: World;
+  caller: Caller;
+  /** The chain each chain field is taken from. */
+  sides: Record<string, Side>;
+  /** The id for an input field: its chain's thing for a chain field, a fixed one for a region or prefecture. */
+  ref(field: string): string | number;
+  /** A value no other case uses (new store ids, numbers, names). */
+  unique: string;
+}
+
+export interface Sample {
+  name?: string;
+  input(context: CaseContext): unknown;
+  /** Reference fields that only filter a list: an id one may not use answers 2xx with nothing of it (the leak check still runs). */
+  filters?: readonly string[];
+  /** Fields whose ids must be of one store (a sensor or diagram of the named store): from two chains, 404 even for staff. */
+  together?: readonly string[];
+  /** Reference fields this sample fills with a new value, not an existing id. */
+  fresh?: readonly string[];
+  /** The call's own rule where its service decides beyond the declaration (given the derived outcome). */
+  rule?(context: CaseContext, derived: Outcome): Outcome;
+}
+
+const sees = (caller: Caller, side: Side) => caller.sees.includes(side);
+const isUser = (caller: Caller) => caller.kind === 'user';
+
+/** The outcome the declaration and DESIGN.md's table give. */
+export function derivedOutcome(call: ApiCall, sample: Sample, { caller, sides }: CaseContext): Outcome {
+  const { access } = call;
+  if (access.kind === 'public') return allowed('a public call');
+  if (access.kind === 'gateway') return caller.kind === 'gateway' ? allowed('the gateway\'s own token') : refused(401, 'not a gateway token');
+  if (!isUser(caller)) return refused(401, `${caller.kind} token`);
+  if (access.permission && !can(caller.authority!, access.permission)) return refused(403, `lacks ${access.permission}`);
+  if (access.store && !sees(caller, sides[access.store])) return refused(404, `store of chain ${sides[access.store]} not visible`);
+  const apart = new Set((sample.together ?? []).map((field) => sides[field]));
+  if (apart.size > 1) return refused(404, `${sample.together!.join(' and ')} are not of one store`);
+  for (const [field, side] of Object.entries(sides)) {
+    if (!sees(caller, side) && !sample.filters?.includes(field)) return refused(404, `${field} of chain ${side} not visible`);
+  }
+  return allowed(`sees chain ${[...new Set(Object.values(sides))].join(', ') || '-'}`);
+}
+
+/** The cases of a call: with no chain field, one; else every field from A, every field from B, and each field alone from the other chain. */
+export function sidesOf(call: ApiCall, sample: Sample): Record<string, Side>[] {
+  const fields = Object.keys(chainFieldsOf(call)).filter((field) => !sample.fresh?.includes(field));
+  if (fields.length === 0) return [{}];
+  const all = (side: Side) => Object.fromEntries(fields.map((field) => [field, side])) as Record<string, Side>;
+  const mixed = fields.length > 1 ? SIDES.flatMap((side) => fields.map((field) => ({ ...all(side), [field]: otherSide(side) }))) : [];
+  const cases = [all('A'), all('B'), ...mixed];
+  return cases.filter((sides, index) => cases.findIndex((other) => JSON.stringify(other) === JSON.stringify(sides)) === index);
+}
+
+export function contextOf(call: ApiCall, world: World, caller: Caller, sides: Record<string, Side>, unique: string, used: Set<string>): CaseContext {
+  const kinds = chainFieldsOf(call);
+  return {
+    world,
+    caller,
+    sides,
+    unique,
+    ref(field) {
+      used.add(field);
+      const kind = kinds[field] ?? call.references?.[field];
+      if (kind === 'region') return 3;
+      if (kind === 'prefecture') return 13;
+      if (!kind || !sides[field]) throw new Error(`${call.id}: ref('${field}') is not one of its chain fields (${Object.keys(kinds).join(', ') || 'none'})`);
+      const chain = world.chains[sides[field]];
+      const ids: Record<string, string | number> = { store: chain.store, equipment: chain.equipment, diagram: chain.diagram, user: chain.user, usergroup: chain.usergroup, storegroup: chain.storegroup, company: chain.company };
+      return ids[kind];
+    },
+  };
+}
+
+/** Why a 2xx answer shows a chain the caller may not see (its marker in the text), or null. */
+export async function leakOf(call: Pick<ApiCall, 'access'>, caller: Caller, response: Response): Promise<string | null> {
+  if (call.access.kind === 'public') return null;
+  const type = response.headers.get('Content-Type') ?? '';
+  if (!/json|text|csv/.test(type)) return null;
+  const body = await response.clone().text();
+  const hidden = SIDES.filter((side) => !sees(caller, side)).find((side) => body.toUpperCase().includes(markerOf(side)));
+  return hidden ? `answer shows chain ${hidden}: ${body.slice(0, 200)}` : null;
+}
+
+// ---- the samples: a valid input per call, from the world ----
+
+/**
+ * POST /v1/stores (the service decides): store users lack both capabilities (403); maintenance
+ * updates but does not create (403); a store, group, store group or company of a chain one may
+ * not see is 404; a store group of another company than company_id is 400; a store_id held by
+ * a store one may not see is a duplicate (400).
+ */
+function storeSaveRule(creating: (context: CaseContext) => boolean) {
+  return (context: CaseContext, derived: Outcome): Outcome => {
+    const { caller, sides } = context;
+    if (!isUser(caller)) return derived;
+    const mayCreate = can(caller.authority!, 'masterMenu');
+    if (!mayCreate && !can(caller.authority!, 'storeManagement')) return refused(403, 'neither masterMenu nor storeManagement');
+    const create = creating(context);
+    if (create && !mayCreate) return refused(403, 'creates without masterMenu');
+    // An update sends the store's own groups too: a store of a chain one may not see brings that chain's groups.
+    const groupSides = [sides.usergroup, sides.storegroup_id, sides.company_id, sides.store_id].filter(Boolean);
+    const hidden = groupSides.find((side) => !sees(caller, side));
+    if (hidden) return refused(404, `a group or company of chain ${hidden}`);
+    if (sides.company_id !== sides.storegroup_id) return refused(400, 'the store group is not of company_id');
+    if (sides.store_id && !sees(caller, sides.store_id)) return refused(400, 'store_id held by a store one may not see (duplicate)');
+    return allowed(create ? 'creates in a chain of its own' : 'updates a store it sees');
+  };
+}
+
+const storeEntity = (context: CaseContext, storeId: string, usergroup: number[]) => ({
+  store_id: storeId,
+  store_no: String(700000 + Number(context.unique)),
+  store_name: `新店 ${context.unique}`,
+  company_id: context.ref('company_id'),
+  storegroup_id: context.ref('storegroup_id'),
+  prefecture_id: context.ref('prefecture_id'),
+  address: '東京都港区芝公園4-2-8',
+  tel_no: '0312345678',
+  opening_date: '20240401',
+  closing_date: null,
+  usergroup,
+  gateway_info: `GW-N${context.unique}`,
+});
+
+/** A valid input per call id: every call of the registry needs one (the test fails on a call without). */
+export const SAMPLES: Readonly<Record<string, Sample | readonly Sample[]>> = {
+  issueToken: { input: () => ({ grant_type: 'password', username: 'mxastore', password: TEST_PASSWORD }) },
+  changePassword: {
+    input: ({ caller }) => ({ login_id: caller.loginId ?? 'mxastore', old_pass: TEST_PASSWORD, new_pass: 'another_horse_battery', new_pass_verification: 'another_horse_battery' }),
+  },
+  requestPasscode: { input: () => ({ login_id: 'nobody_of_either_chain' }) },
+  getUser: {
+    input: ({ ref }) => ({ user_id: ref('user_id') }),
+    // Declared: a user reads their own record, administrators anyone's; anyone else is 403 whatever the id.
+    rule: ({ caller, ref }, derived) => {
+      if (!isUser(caller)) return derived;
+      if (caller.authority! <= 5 || ref('user_id') === caller.userId) return allowed('an administrator or the user themself');
+      return refused(403, 'another user\'s record');
+    },
+  },
+  listRegions: { input: () => undefined },
+  listPrefectures: { input: ({ ref }) => ({ region_id: ref('region_id') }) },
+  listCompanies: { input: () => undefined },
+  listStoregroups: { input: ({ ref }) => ({ company_id: ref('company_id') }), filters: ['company_id'] },
+  listNotices: { input: () => ({}) },
+  createNotice: { input: () => ({ title: '点検のお知らせ', content: '明日は点検です' }) },
+  listStores: {
+    input: ({ ref }) => ({ region_id: ref('region_id'), prefecture_id: ref('prefecture_id'), company_id: ref('company_id'), storegroup_id: ref('storegroup_id') }),
+    filters: ['company_id', 'storegroup_id'],
+  },
+  getStore: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
+  saveStore: [
+    {
+      name: 'update',
+      input: (context) => storeEntity(context, String(context.ref('store_id')), [Number(context.ref('usergroup')), ...context.world.chains[context.sides.store_id].storeUsergroups]),
+      rule: storeSaveRule(({ caller, sides }) => !sees(caller, sides.store_id)),
+    },
+    {
+      name: 'create',
+      fresh: ['store_id'],
+      input: (context) => storeEntity(context, `N${context.unique}`, [Number(context.ref('usergroup')), ...(context.caller.usergroup ? [context.caller.usergroup] : [])]),
+      rule: storeSaveRule(() => true),
+    },
+  ],
+  getStorePin: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
+  reissueStorePin: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
+  removeGateway: { input: ({ ref }) => ({ store_id: ref('store_id'), gateway_info: '' }) },
+  listStoreUsers: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
+  listStoreSensors: { input: ({ ref }) => ({ store_id: ref('store_id'), include_hidden: 1 }) },
+  getEquipment: { input: ({ ref }) => ({ equipment_id: ref('equipment_id') }) },
+  readMeasurements: { input: ({ ref }) => ({ equipment_id: ref('equipment_id') }) },
+  measurementCsv: { input: ({ ref, world }) => ({ equipment_id: ref('equipment_id'), since: world.readingAt, until: world.readingAt }) },
+  commentMeasurement: { input: ({ ref, world }) => ({ equipment_id: ref('equipment_id'), start_date: world.readingAt, comment: '確認済み' }) },
+  listAlertHistory: { input: ({ ref }) => ({ store_id: ref('store_id'), equipment_id: ref('equipment_id') }), together: ['store_id', 'equipment_id'] },
+  alertHistoryCsv: { input: ({ ref }) => ({ store_id: ref('store_id'), equipment_id: ref('equipment_id') }), together: ['store_id', 'equipment_id'] },
+  stopAlert: { input: ({ ref }) => ({ equipment_id: ref('equipment_id'), alert_id: 'OE00000001', comment: '扉を閉めた' }) },
+  listActiveAlerts: { input: ({ ref }) => ({ equipment_id: ref('equipment_id') }), filters: ['equipment_id'] },
+  listDiagrams: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
+  uploadDiagrams: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
+  getDiagramImage: { input: ({ ref }) => ({ diagram_id: ref('diagram_id') }) },
+  setStoreDiagram: { input: ({ ref }) => ({ store_id: ref('store_id'), diagram_id: ref('diagram_id') }), together: ['store_id', 'diagram_id'] },
+  saveSensorPositions: { input: ({ ref }) => ({ equipment_id: ref('equipment_id'), position_x: 100, position_y: 50 }) },
+  pairGateway: { input: ({ world }) => ({ gateway_info: world.chains.A.gatewayInfo, pin_code: world.chains.A.pinCode }) },
+  getGatewayConfig: { input: () => undefined },
+  postReadings: {
+    input: ({ world }) => ({
+      readings: [{ serial_no: world.chains.A.serialNo, measured_at: world.readingAt, temperature: 4.5, error: false, battery: 80, receive_sensitivity: -60 }],
+    }),
+  },
+  getOpenApi: { input: () => undefined },
+};
+
+export const samplesOf = (call: ApiCall): readonly Sample[] => {
+  const sample = SAMPLES[call.id];
+  if (!sample) throw new Error(`${call.id} has no sample input for the access matrix: add one to SAMPLES in tests/support/access-matrix.ts`);
+  return Array.isArray(sample) ? sample : [sample as Sample];
+};
+
+// ---- the console: store pages and resources on a session cookie ----
+
+/** A console route module under one of these folders, and what a case of it needs. */
+export interface ConsoleRoute {
+  /** The capability the page needs (where the store menu links it, the menu's). */
+  permission?: Permission;
+  /** Served without a session (static files). */
+  public?: true;
+  /** Names no store (own vs. other does not apply). */
+  unscoped?: true;
+  /** The route's params besides storeId. */
+  params?: Record<string, string>;
+  query?(context: ConsoleContext): Record<string, string | number>;
+  /** A valid form for the route's action. */
+  form?(context: ConsoleContext): Record<string, string | number>;
+}
+
+export interface ConsoleContext {
+  world: World;
+  chain: World['chains'][Side];
+}
+
+export const CONSOLE_DIRS = { stores: '_app+/stores.$storeId+', resources: 'resources+' } as const;
+
+const day = (world: World) => world.readingAt.slice(0, 8);
+
+/** Every route module of the folders: a module without an entry fails the console matrix. */
+export const CONSOLE_ROUTES: Readonly<Record<string, ConsoleRoute>> = {
+  'stores/_layout.tsx': {},
+  'stores/master_managements.tsx': { permission: 'storeManagement', form: () => ({ intent: 'reissue_pin' }) },
+  'stores/sensor_diagrams.edit.tsx': { permission: 'editDiagram', form: ({ chain }) => ({ intent: 'setDiagram', diagram_id: chain.diagram }) },
+  'stores/sensor_diagrams.show.tsx': {},
+  'stores/temp_graphs.tsx': { form: ({ chain, world }) => ({ equipment_id: chain.equipment, start_date: world.readingAt, comment: '確認済み' }) },
+  'stores/temp_graphs[.]csv.ts': { query: ({ chain, world }) => ({ equipment_id: chain.equipment, unit: 'day', start_date: day(world) }) },
+  'stores/temp_managements_image.tsx': {},
+  'stores/temp_managements_list.tsx': {},
+  'stores/warning_histories.tsx': { form: ({ chain }) => ({ equipment_id: chain.equipment, alert_id: 'OE00000001', comment: '扉を閉めた' }) },
+  'stores/warning_histories[.]csv.ts': {},
+  'resources/diagram-image.ts': { query: ({ chain }) => ({ diagram_id: chain.diagram }) },
+  'resources/events.ts': { query: ({ chain }) => ({ store_id: chain.store }) },
+  'resources/notices.ts': { unscoped: true },
+  'resources/pdfjs.$.ts': { public: true, unscoped: true, params: { '*': 'build/pdf.min.mjs' } },
+  'resources/sensor-today.ts': { query: ({ chain }) => ({ store_id: chain.store, equipment_id: chain.equipment }) },
+};
+
+/** The URL path of a store page file (dots separate segments, [.] is a dot, _layout is the folder's own). */
+export function consolePathOf(key: string, storeId: string): string {
+  const [folder, file] = key.split('/');
+  const stem = file.replace(/\.tsx?$/, '').replace(/\$$/, '');
+  const segments = stem === '_layout' ? [] : (stem.match(/(?:\[[^\]]*\]|[^.])+/g) ?? []).map((segment) => segment.replace(/\[([^\]]*)\]/g, '$1'));
+  const base = folder === 'stores' ? `/stores/${storeId}` : '/resources';
+  return [base, ...segments].join('/');
+}
+
+/** The outcome DESIGN.md gives a console route: /login without a session, 403 without the capability, /not_found (or 404) for a store one may not see. */
+export function consoleOutcome(route: ConsoleRoute, caller: Caller, side: Side): Outcome {
+  if (route.public) return allowed('a public file');
+  if (caller.kind !== 'user') return refused(401, 'no session: to /login');
+  if (route.permission && !can(caller.authority!, route.permission)) return refused(403, `lacks ${route.permission}`);
+  if (route.unscoped || sees(caller, side)) return allowed(`sees chain ${side}`);
+  return refused(404, `store of chain ${side} not visible: /not_found`);
+}
+
+/** Whether the answer is the outcome: 401 reads as a redirect to /login, 404 as a redirect to /not_found or a 404. */
+export function meetsOutcome(outcome: Outcome, response: Response): boolean {
+  const location = response.headers.get('Location') ?? '';
+  const redirected = response.status >= 300 && response.status < 400;
+  if (outcome.allowed) return response.status < 400 && !/^\/(login|not_found)\b/.test(location);
+  if (outcome.status === 401) return redirected && location.startsWith('/login');
+  if (outcome.status === 404) return response.status === 404 || (redirected && location === '/not_found');
+  return response.status === outcome.status;
+}
