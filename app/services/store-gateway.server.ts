@@ -23,7 +23,6 @@ import {
   endStoreAlerts,
   findDuplicateFields,
   gatewayHeldByAnotherStore,
-  getCurrentPin,
   scopeStoreReferences,
   getStoreInfo,
   insertStore,
