@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureConsoleBuild } from './console-build';
 import { stopProcess } from './processes';
+import { freePort } from './ports';
 
 // Shared by the benchmarks and the tests that run a console of their own: the tests' production
 // build of the console (console-build.ts) served on a free port.
@@ -14,7 +15,7 @@ export function machine(): string {
 /** `logs`: keep what the server writes to stdout (its pino lines) in this array. */
 export async function serveConsole(databaseUrl: string, env: Record<string, string> = {}, logs?: string[]): Promise<{ base: string; stop(): Promise<void>; process: ChildProcess }> {
   const build = await ensureConsoleBuild();
-  const port = 44000 + Math.floor(Math.random() * 4000);
+  const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/server.ts'), build], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATABASE_URL: databaseUrl, SESSION_SECRET: 'bench-session-secret-0123456789', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', logs ? 'pipe' : 'ignore', 'inherit'],

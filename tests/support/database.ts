@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../app/db/embedded-postgres.server';
+import { freePort } from './ports';
 
 export interface TestDatabase {
   url: string;
@@ -17,7 +18,7 @@ export async function prepareTestDatabase(name: string): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) return recreateOn(serverUrl, name);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'onreco-test-pg-'));
-  const port = 55000 + Math.floor(Math.random() * 5000);
+  const port = await freePort();
   const embedded = await startEmbeddedPostgres(dataDir, port);
   const url = await recreateOn(embedded.url, name);
   return {

@@ -6,6 +6,7 @@ import { stopProcess } from './processes';
 import { createDb } from '../../app/db/db.server';
 import { DEMO_DEFAULT_PASSWORD } from '../../app/domain/demo';
 import { seedDemoChain } from '../../app/demo/seed.server';
+import { freePort } from './ports';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,9 +27,9 @@ export default async function setup(project: TestProject) {
 
   const build = await ensureConsoleBuild();
 
-  const port = 41000 + Math.floor(Math.random() * 9000);
+  const port = await freePort();
   // Mail tests listen on this port with a real SMTP server of their own (tests/support/smtp.ts).
-  const smtpPort = port + 1;
+  const smtpPort = await freePort();
   const server = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/server.ts'), build], {
     env: {
       ...process.env,
