@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_CALLS } from '../../app/domain/api';
-import { baseUrl, launchBrowser, newPage, screenshot } from '../support/browser';
+import { baseUrl, launchBrowser, newPage, screenshot, takePageProblems } from '../support/browser';
 
 // Issue 10 "Done when": a readable API reference for scripters at /on-reco/docs, a static viewer
 // of the OpenAPI description served from our own origin (no CDN), that renders in Chromium under
@@ -41,5 +41,19 @@ describe('the API reference', () => {
 
     const foreign = requested.filter((url) => !url.startsWith(baseUrl()) && !url.startsWith('data:'));
     expect(foreign, 'requests to other origins').toEqual([]);
+  });
+
+  it('refuses a script without the nonce, and the browser tests see the violation', async () => {
+    const page = await newPage(browser);
+    await page.goto('/on-reco/docs');
+    await page.locator('.opblock').first().waitFor();
+    await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.injected = true;';
+      document.body.append(script);
+    });
+    await expect.poll(() => page.evaluate(() => (window as unknown as { injected?: boolean }).injected ?? false)).toBe(false);
+    let reported: string[] = [];
+    await expect.poll(() => (reported = [...reported, ...takePageProblems()]).some((problem) => problem.includes('CSP violation: script-src'))).toBe(true);
   });
 });

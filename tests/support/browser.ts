@@ -60,6 +60,11 @@ export function allowFailedLoads(...statuses: number[]): void {
   allowPageProblems(new RegExp(`Failed to load resource: the server responded with a status of (${statuses.join('|')}) `));
 }
 
+/** The problems reported so far, taken away (for a test that provokes one to see it caught). */
+export function takePageProblems(): string[] {
+  return problems.splice(0);
+}
+
 function report(problem: string): void {
   if (!allowed.some((pattern) => pattern.test(problem))) problems.push(problem);
 }
