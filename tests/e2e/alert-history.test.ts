@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../../app/db/db.server';
 import { storeOfLogin } from '../fixtures/chain';
-import { launchBrowser, login, newPage, screenshot } from '../support/browser';
+import { allowFailedLoads, launchBrowser, login, newPage, screenshot } from '../support/browser';
 
 // The alert history of the demo chain: list, categories, the stop dialog with a comment, the
 // graph link and the CSV, in a real browser against the production build.
@@ -107,6 +107,7 @@ describe('alert history', () => {
   });
 
   it('shows the field error for a start after the end, and keeps a store user to their own store', async () => {
+    allowFailedLoads(404); // another store's history goes to /not_found, which answers 404
     const page = await newPage(browser);
     await login(page, 'storeuser');
     const { store_id: storeId } = await storeOfLogin(db, 'storeuser');

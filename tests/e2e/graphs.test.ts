@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb } from '../../app/db/db.server';
 import { japanParts, toCompactDate } from '../../app/domain/japan-time';
-import { baseUrl, launchBrowser, login, newPage, screenshot as fullScreenshot } from '../support/browser';
+import { launchBrowser, login, newContext, newPage, screenshot as fullScreenshot } from '../support/browser';
 
 // The temperature graph page on the demo chain: the equipment_id link pre-checks its sensor, a
 // second panel comes and a third does not, the units switch, the CSV downloads and a click on a
@@ -202,7 +202,7 @@ describe('temperature graphs', () => {
   });
 
   it('works without JavaScript: the panel’s form sends the checked sensors and keeps the rest', async () => {
-    const context = await browser.newContext({ baseURL: baseUrl(), javaScriptEnabled: false, locale: 'ja-JP', timezoneId: 'Asia/Tokyo', viewport: { width: 1366, height: 860 } });
+    const context = await newContext(browser, { javaScriptEnabled: false });
     const page = await context.newPage();
     await login(page, 'admin');
     const { date } = dayWithReadings();

@@ -2,10 +2,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDb } from '../../app/db/db.server';
-import { AUTHORITY } from '../../app/domain/roles';
-import { TEST_PASSWORD, createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
+import { TEST_PASSWORD } from '../fixtures/chain';
 import { launchBrowser, login, newPage, screenshot } from '../support/browser';
-import { minuteAgo, pairOverApi, postReading } from '../support/gateway-api';
+import { minuteAgo, postReading } from '../support/gateway-api';
+import { createLiveStore } from '../support/live-store';
 
 // Open screens follow an accepted reading within 5 s (issue 4), through the event stream, not
 // the 60 s fallback refresh: the sensor view, the dashboard and the alert history.
@@ -19,11 +19,7 @@ let context: BrowserContext;
 let token: string;
 
 beforeAll(async () => {
-  await createStore(db, STORE, { store_name: 'ライブ更新店' });
-  await createSensor(db, STORE, SERIAL, { equipment_name: 'ライブ冷蔵ケース', guard_time: null, lower_limit: 0, upper_limit: 10 });
-  await createUser(db, 'live-viewer', AUTHORITY.areaManager, { storeIds: [STORE] });
-  token = await pairOverApi(base, STORE, await issuePin(db, STORE, '737373'));
-  await postReading(base, token, SERIAL, minuteAgo(6), 4.0);
+  token = await createLiveStore(db, base, { storeId: STORE, storeName: 'ライブ更新店', serialNo: SERIAL, sensorName: 'ライブ冷蔵ケース', viewer: 'live-viewer', pin: '737373' });
   browser = await launchBrowser();
   const first = await newPage(browser);
   await login(first, 'live-viewer', TEST_PASSWORD);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb } from '../../app/db/db.server';
 import { toCompactDate } from '../../app/domain/japan-time';
 import { createStore, storeOfLogin } from '../fixtures/chain';
-import { launchBrowser, login, newPage, screenshot } from '../support/browser';
+import { allowFailedLoads, launchBrowser, login, newPage, screenshot } from '../support/browser';
 
 // The sensor image and list views on the demo chain: circles, the detail popup (side by the
 // 300 px rule, backdrop close), the list's sort toggles, the empty state and access.
@@ -183,6 +183,7 @@ describe('empty state and access', () => {
   });
 
   it("sends a store user to /not_found for another store's views", async () => {
+    allowFailedLoads(404); // /not_found answers 404
     const page = await newPage(browser);
     await login(page, 'storeuser');
     for (const view of ['image', 'list']) {

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../../app/db/db.server';
 import { storeOfLogin } from '../fixtures/chain';
-import { baseUrl, demoPassword, launchBrowser, login, newPage, screenshot } from '../support/browser';
+import { allowFailedLoads, baseUrl, demoPassword, launchBrowser, login, newContext, newPage, screenshot } from '../support/browser';
 
 // The store management page (000 §2): an administrator reissues a PIN, exchanges a gateway and
 // removes a store; other roles get 403. The writes happen on stores of our own (E2ESM…), which
@@ -98,6 +98,7 @@ describe('store management page', () => {
   });
 
   it('lets an administrator exchange the gateway, and says why an exchange failed', async () => {
+    allowFailedLoads(400); // the refused exchange answers 400
     const page = await newPage(browser);
     await login(page, 'admin');
     await openPage(page, 'E2ESM01');
@@ -155,6 +156,7 @@ describe('store management page', () => {
   });
 
   it('shows 撤去に失敗しました when the store changed under the page', async () => {
+    allowFailedLoads(409); // the refused removal answers 409
     const page = await newPage(browser);
     await login(page, 'admin');
     await openPage(page, 'E2ESM03');
@@ -172,7 +174,7 @@ describe('store management page', () => {
   });
 
   it('works without JavaScript: the confirm step is a page of its own', async () => {
-    const context = await browser.newContext({ baseURL: baseUrl(), javaScriptEnabled: false, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' });
+    const context = await newContext(browser, { javaScriptEnabled: false, viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
     await db.updateTable('stores').set({ working_state: 1 }).where('store_id', '=', 'E2ESM03').execute();
     await page.goto('/login');
@@ -190,6 +192,7 @@ describe('store management page', () => {
   });
 
   it('is 403 for a store user on their own store, without the sidebar item', async () => {
+    allowFailedLoads(403); // the page answers a store user 403
     const home = await storeOfLogin(db, 'storeuser');
     const page = await newPage(browser);
     await login(page, 'storeuser');

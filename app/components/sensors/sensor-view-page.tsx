@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { useLiveUpdates } from '~/components/use-live-updates';
 import type { Language } from '~/domain/alert-codes';
 import type { StoreSensors } from '~/domain/sensor-view';
 import { EmptySensors } from './empty-sensors';
@@ -10,7 +9,8 @@ type Popup = ReturnType<typeof useSensorPopup>;
 
 /**
  * The frame both sensor views share (000 §2): header with the view toggle, the empty state,
- * the detail popup, and live updates. `children` draws the sensors, opening the popup.
+ * the detail popup. `children` draws the sensors, opening the popup. The routes keep the data
+ * live (useLiveData).
  */
 export function SensorViewPage({
   store,
@@ -25,7 +25,6 @@ export function SensorViewPage({
   language: Language;
   children: (popup: Popup) => ReactNode;
 }) {
-  useLiveUpdates(store.store_id);
   const popup = useSensorPopup(store.sensors);
   return (
     <main className="px-4 py-6 sm:px-6">

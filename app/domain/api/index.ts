@@ -45,6 +45,7 @@ export const API_CALLS: readonly ApiCall[] = Object.values(API_AREAS).flat();
 /** Route files under app/routes/on-reco+/ that are not calls, and why. */
 export const NOT_CALLS: Readonly<Record<string, string>> = {
   'v1.$.ts': 'the catch-all of unknown /on-reco/v1 paths: 401 without a token, else 404 JSON; it declares nothing',
+  'docs.ts': 'GET /on-reco/docs, the API reference for people (an HTML page drawing openapi.json with swagger-ui), not a call',
 };
 
 /** The methods declared at a path, in a stable order (the Allow header of a 405). */

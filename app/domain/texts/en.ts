@@ -52,4 +52,16 @@ export const en: Texts = {
   listTotal: (total: number) => `${total} in all`,
   listRange: (first: number, last: number) => `showing ${first} to ${last}`,
   noSearchResults: 'No results',
+
+  liveData: {
+    staleSince: (time: string) => `Not updated since ${time}`,
+    retrying: 'The server cannot be reached. Retrying automatically.',
+  },
+  pageError: {
+    title: 'An error occurred',
+    retryLater: 'Please try again in a moment.',
+    forbidden: 'You are not allowed to see this page',
+    forbiddenHint: 'Sign in as a user who may see it.',
+    retry: 'Reload',
+  },
 };

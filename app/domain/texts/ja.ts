@@ -66,6 +66,20 @@ export const ja = {
   listRange: (first: number, last: number) => `${first}〜${last}件を表示`,
   /** An empty search result (001 §2). */
   noSearchResults: '該当する検索結果はありません',
+
+  /** A live screen whose refresh fails keeps its last data, with this mark (the time it was loaded). */
+  liveData: {
+    staleSince: (time: string) => `${time} 以降更新できていません`,
+    retrying: 'サーバーに接続できません。自動で再接続を試みています。',
+  },
+  /** A page whose data could not be loaded: the header (and a store's sidebar) stay around it. */
+  pageError: {
+    title: 'エラーが発生しました',
+    retryLater: 'しばらくしてから再度お試し下さい。',
+    forbidden: 'この画面を表示する権限がありません',
+    forbiddenHint: '権限のあるユーザーでログインして下さい。',
+    retry: '再読み込み',
+  },
 };
 
 export type Texts = typeof ja;

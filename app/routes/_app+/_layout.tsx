@@ -3,6 +3,7 @@ import { Outlet, useLoaderData, useMatches } from '@remix-run/react';
 import { useEffect } from 'react';
 import { Footer } from '~/components/layout/footer';
 import { Header } from '~/components/layout/header';
+import { keepLayoutData } from '~/components/use-live-updates';
 import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-schemas';
 import { menuPermissions } from '~/domain/roles';
 import { requireUser } from '~/http/access.server';
@@ -23,6 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     sessionExpires: expires ?? null,
   });
 }
+
+// Reloaded with its params or after a form only: a failing page keeps the header (use-live-updates.ts).
+export const shouldRevalidate = keepLayoutData;
 
 export default function AppLayout() {
   const { viewer, permissions, sessionExpires } = useLoaderData<typeof loader>();

@@ -4,7 +4,9 @@ import { useState } from 'react';
 import { AnnouncementBar } from '~/components/announcement-bar';
 import { FilterIcon, SearchIcon, StoreStatusIcon } from '~/components/icons';
 import { ListSection } from '~/components/page-kit';
-import { useLiveUpdates } from '~/components/use-live-updates';
+import { PageError } from '~/components/page-error';
+import { StaleDataMark } from '~/components/stale-data-mark';
+import { liveClientLoader, useLiveData } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import { STORE_NAME_FILTER_SIZE, STORE_STATUS_LABELS, StoreListQuerySchema } from '~/domain/store-list';
 import { listCompanies, listPrefectures, listRegions, listStoregroups } from '~/models/lookups.server';
@@ -51,12 +53,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
+// A failed refresh keeps the list on screen (use-live-updates.ts).
+export const clientLoader = liveClientLoader;
+
 export default function DashboardPage() {
-  const { query, list, notice } = useLoaderData<typeof loader>();
+  const {
+    data: { query, list, notice },
+    staleSince,
+  } = useLiveData<typeof loader>();
   const [filtersOpen, setFiltersOpen] = useState(hasFilters(query));
-  useLiveUpdates();
   return (
     <>
+      <StaleDataMark since={staleSince} />
       <AnnouncementBar notice={notice} />
       <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
         {/* One GET form: the name box and the filter panel search together; any change starts at page 1. */}
@@ -91,6 +99,10 @@ export default function DashboardPage() {
       </main>
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError title="ダッシュボード" />;
 }
 
 function hasFilters(query: Record<string, unknown>): boolean {

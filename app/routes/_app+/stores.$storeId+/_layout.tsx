@@ -1,6 +1,8 @@
 import { type LoaderFunctionArgs, json, redirect } from '@remix-run/node';
 import { Outlet, useLoaderData } from '@remix-run/react';
 import { StoreSidebar } from '~/components/layout/store-sidebar';
+import { PageError } from '~/components/page-error';
+import { keepLayoutData } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import { menuPermissions } from '~/domain/roles';
 import { appUrl } from '~/domain/urls';
@@ -19,6 +21,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
 }
 
+// Reloaded with its store or after a form only: a failing page keeps the sidebar (use-live-updates.ts).
+export const shouldRevalidate = keepLayoutData;
+
 export default function StoreLayout() {
   const { store, permissions } = useLoaderData<typeof loader>();
   return (
@@ -29,4 +34,9 @@ export default function StoreLayout() {
       </div>
     </div>
   );
+}
+
+/** The store itself could not be loaded: the header stays (each store page has its own boundary too). */
+export function ErrorBoundary() {
+  return <PageError title="店舗" />;
 }

@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
-import { isRouteErrorResponse, useActionData, useLoaderData, useLocation, useNavigation, useRouteError } from '@remix-run/react';
+import { useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
 import { Page } from '~/components/page';
+import { PageError } from '~/components/page-error';
 import { StatusBar } from '~/components/status-bar';
 import { GatewayExchangeCard } from '~/components/store-management/gateway-exchange-card';
 import { GatewayPinCard } from '~/components/store-management/gateway-pin-card';
@@ -123,17 +124,5 @@ export default function StoreManagementPage() {
 
 /** 403 for roles other than administrators and maintenance, inside the store layout. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const forbidden = isRouteErrorResponse(error) && error.status === 403;
-  return (
-    <Page title="店舗管理">
-      <div role="alert" className="card px-6 py-12 text-center">
-        <p className="text-base font-semibold text-slate-800">{forbidden ? 'この画面を表示する権限がありません' : 'エラーが発生しました'}</p>
-        <p className="mt-2 text-sm text-slate-500">
-          {forbidden ? '店舗管理は管理者と保守担当者のみ利用できます。' : 'しばらくしてから再度お試し下さい。'}
-          {isRouteErrorResponse(error) ? ` (${error.status})` : ''}
-        </p>
-      </div>
-    </Page>
-  );
+  return <PageError title="店舗管理" forbiddenHint="店舗管理は管理者と保守担当者のみ利用できます。" />;
 }

@@ -5,6 +5,7 @@ import { DiagramDropZone } from '~/components/diagram/diagram-upload';
 import { PlacementEditor } from '~/components/diagram/placement-editor';
 import { FormCloseButton } from '~/components/form-close';
 import { StorePageHeader } from '~/components/page-kit';
+import { PageError } from '~/components/page-error';
 import { getDb } from '~/db/db.server';
 import { DIAGRAM_MESSAGES, DiagramEditQuerySchema, PositionsFieldSchema, ReflectDiagramSchema } from '~/domain/diagram';
 import { getStoreDiagram, getUsableDiagram, listDiagramSensors, listUsableDiagrams } from '~/models/diagrams.server';
@@ -118,4 +119,8 @@ export default function DiagramEditPage() {
       )}
     </main>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError title="センサ配置図の編集" />;
 }

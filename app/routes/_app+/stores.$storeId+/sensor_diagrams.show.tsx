@@ -1,8 +1,9 @@
 import { type LoaderFunctionArgs, type MetaFunction, json } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
 import { DiagramNotRegistered, StoreDiagramView } from '~/components/diagram/diagram-viewer';
 import { StorePage } from '~/components/page-kit';
-import { useLiveUpdates } from '~/components/use-live-updates';
+import { PageError } from '~/components/page-error';
+import { StaleDataMark } from '~/components/stale-data-mark';
+import { liveClientLoader, useLiveData } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import { can } from '~/domain/roles';
 import { getStoreDiagram, listDiagramSensors } from '~/models/diagrams.server';
@@ -22,13 +23,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ storeId, diagram, sensors: diagram ? sensors : [], canEdit: can(viewer.authority, 'editDiagram') });
 }
 
+export const clientLoader = liveClientLoader;
+
 export default function StoreDiagramPage() {
-  const { storeId, diagram, sensors, canEdit } = useLoaderData<typeof loader>();
-  useLiveUpdates(storeId);
+  const {
+    data: { storeId, diagram, sensors, canEdit },
+    staleSince,
+  } = useLiveData<typeof loader>();
   const editHref = canEdit ? storeUrl.diagramEdit(storeId) : null;
   return (
     <StorePage title="センサ配置図">
+      <StaleDataMark since={staleSince} />
       {diagram ? <StoreDiagramView diagram={diagram} sensors={sensors} editHref={editHref} /> : <DiagramNotRegistered registerHref={editHref} />}
     </StorePage>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError title="センサ配置図" />;
 }

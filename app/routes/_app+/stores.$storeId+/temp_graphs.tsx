@@ -1,10 +1,12 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
-import { Link, useLoaderData, useRevalidator } from '@remix-run/react';
-import { useEffect, useRef } from 'react';
+import { Link } from '@remix-run/react';
 import { GraphPanel } from '~/components/graphs/graph-panel';
 import { StorePage } from '~/components/page-kit';
+import { PageError } from '~/components/page-error';
+import { StaleDataMark } from '~/components/stale-data-mark';
+import { liveClientLoader, useLiveData } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
-import { GRAPH_MAX_PANELS, GRAPH_REFRESH_MS, GRAPH_TEXTS, addPanel, panelsSearch, parsePanels } from '~/domain/graph';
+import { GRAPH_MAX_PANELS, GRAPH_TEXTS, addPanel, panelsSearch, parsePanels } from '~/domain/graph';
 import { MeasurementCommentSchema } from '~/domain/graph-schemas';
 import { toCompactDate, toCompactDateTime } from '~/domain/japan-time';
 import { listGraphSensors, loadGraphPanel, saveMeasurementComment } from '~/models/graph.server';
@@ -54,9 +56,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return json({ ok: true as const, message: GRAPH_TEXTS.commentSaved, startDate: toCompactDateTime(outcome.measuredAt) });
 }
 
+export const clientLoader = liveClientLoader;
+
 export default function TemperatureGraphsPage() {
-  const { storeId, states, sensors, panels, today } = useLoaderData<typeof loader>();
-  useRefresh();
+  // 000 §9: reloaded every 60 s while the tab is visible (no change events: the graph is heavy).
+  const {
+    data: { storeId, states, sensors, panels, today },
+    staleSince,
+  } = useLiveData<typeof loader>({ events: false });
   const full = states.length >= GRAPH_MAX_PANELS;
   return (
     <StorePage
@@ -82,6 +89,7 @@ export default function TemperatureGraphsPage() {
         )
       }
     >
+      <StaleDataMark since={staleSince} />
       {sensors.length === 0 ? (
         <p className="card px-4 py-12 text-center text-sm text-slate-500">{GRAPH_TEXTS.noSensor}</p>
       ) : (
@@ -95,17 +103,6 @@ export default function TemperatureGraphsPage() {
   );
 }
 
-/** 000 §9: the page's data is reloaded every 60 s (while the tab is visible). */
-function useRefresh() {
-  const revalidator = useRevalidator();
-  const ref = useRef(revalidator);
-  useEffect(() => {
-    ref.current = revalidator;
-  });
-  useEffect(() => {
-    const timer = window.setInterval(() => {
-      if (document.visibilityState === 'visible' && ref.current.state === 'idle') ref.current.revalidate();
-    }, GRAPH_REFRESH_MS);
-    return () => window.clearInterval(timer);
-  }, []);
+export function ErrorBoundary() {
+  return <PageError title={GRAPH_TEXTS.title} />;
 }

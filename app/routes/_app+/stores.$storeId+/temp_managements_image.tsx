@@ -1,7 +1,9 @@
 import { type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
 import { SensorCircle } from '~/components/sensors/sensor-circle';
 import { SensorViewPage } from '~/components/sensors/sensor-view-page';
+import { PageError } from '~/components/page-error';
+import { StaleDataMark } from '~/components/stale-data-mark';
+import { liveClientLoader, useLiveData } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import { SensorViewQuerySchema } from '~/domain/sensor-schemas';
 import { listStoreSensors } from '~/models/sensors.server';
@@ -22,17 +24,29 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ store, includeHidden: include_hidden, language: viewer.language });
 }
 
+export const clientLoader = liveClientLoader;
+
 export default function SensorImageView() {
-  const { store, includeHidden, language } = useLoaderData<typeof loader>();
+  const {
+    data: { store, includeHidden, language },
+    staleSince,
+  } = useLiveData<typeof loader>();
   return (
-    <SensorViewPage store={store} view="image" includeHidden={includeHidden} language={language}>
-      {(popup) => (
-        <ul className="grid grid-cols-[repeat(auto-fill,minmax(10rem,1fr))] gap-x-3 gap-y-5" aria-label="センサ">
-          {store.sensors.map((sensor) => (
-            <SensorCircle key={sensor.equipment_id} sensor={sensor} selected={popup.openId === sensor.equipment_id} onOpen={(anchor) => popup.show(sensor.equipment_id, anchor)} />
-          ))}
-        </ul>
-      )}
-    </SensorViewPage>
+    <>
+      <StaleDataMark since={staleSince} />
+      <SensorViewPage store={store} view="image" includeHidden={includeHidden} language={language}>
+        {(popup) => (
+          <ul className="grid grid-cols-[repeat(auto-fill,minmax(10rem,1fr))] gap-x-3 gap-y-5" aria-label="センサ">
+            {store.sensors.map((sensor) => (
+              <SensorCircle key={sensor.equipment_id} sensor={sensor} selected={popup.openId === sensor.equipment_id} onOpen={(anchor) => popup.show(sensor.equipment_id, anchor)} />
+            ))}
+          </ul>
+        )}
+      </SensorViewPage>
+    </>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError title="センサ一覧" />;
 }

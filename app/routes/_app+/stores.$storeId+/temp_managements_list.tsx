@@ -1,7 +1,9 @@
 import { type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
 import { SensorTable } from '~/components/sensors/sensor-table';
 import { SensorViewPage } from '~/components/sensors/sensor-view-page';
+import { PageError } from '~/components/page-error';
+import { StaleDataMark } from '~/components/stale-data-mark';
+import { liveClientLoader, useLiveData } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import { SensorListQuerySchema } from '~/domain/sensor-schemas';
 import { sortSensors } from '~/domain/sensor-view';
@@ -23,11 +25,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({ store: { ...store, sensors: sortSensors(store.sensors, query.sort, query.order) }, sort: { key: query.sort, direction: query.order }, includeHidden: query.include_hidden, language: viewer.language });
 }
 
+export const clientLoader = liveClientLoader;
+
 export default function SensorListView() {
-  const { store, sort, includeHidden, language } = useLoaderData<typeof loader>();
+  const {
+    data: { store, sort, includeHidden, language },
+    staleSince,
+  } = useLiveData<typeof loader>();
   return (
-    <SensorViewPage store={store} view="list" includeHidden={includeHidden} language={language}>
-      {(popup) => <SensorTable sensors={store.sensors} sort={sort} includeHidden={includeHidden} language={language} openId={popup.openId} onOpen={popup.show} />}
-    </SensorViewPage>
+    <>
+      <StaleDataMark since={staleSince} />
+      <SensorViewPage store={store} view="list" includeHidden={includeHidden} language={language}>
+        {(popup) => <SensorTable sensors={store.sensors} sort={sort} includeHidden={includeHidden} language={language} openId={popup.openId} onOpen={popup.show} />}
+      </SensorViewPage>
+    </>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError title="センサ一覧" />;
 }

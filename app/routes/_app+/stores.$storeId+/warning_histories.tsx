@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
-import { useActionData, useLoaderData, useLocation, useSearchParams } from '@remix-run/react';
+import { useActionData, useLocation, useSearchParams } from '@remix-run/react';
 import { CategoryMenu } from '~/components/alert-history/category-menu';
 import { CsvDownloadButton } from '~/components/alert-history/csv-download';
 import { DateRangeForm } from '~/components/alert-history/date-range-form';
@@ -7,7 +7,9 @@ import { HistoryTable } from '~/components/alert-history/history-table';
 import { searchWith } from '~/components/alert-history/links';
 import { MessageDialog, StopDialog } from '~/components/alert-history/stop-dialog';
 import { ListSection, StorePage } from '~/components/page-kit';
-import { useLiveUpdates } from '~/components/use-live-updates';
+import { PageError } from '~/components/page-error';
+import { StaleDataMark } from '~/components/stale-data-mark';
+import { liveClientLoader, useLiveData } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import {
   ALERT_HISTORY_MESSAGES,
@@ -90,12 +92,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirect(`${url.pathname}${url.search}`);
 }
 
+export const clientLoader = liveClientLoader;
+
 export default function WarningHistoriesPage() {
-  const data = useLoaderData<typeof loader>();
+  const { data, staleSince } = useLiveData<typeof loader>();
   const result = useActionData<typeof action>();
   const [searchParams] = useSearchParams();
   const location = useLocation();
-  useLiveUpdates(data.storeId);
   const list = data.list;
   const closeHref = `${location.pathname}${searchWith(searchParams, { stop: null })}`;
   const csvHref = storeUrl.alertHistoryCsv(data.storeId, searchWith(searchParams, { stop: null, page_no: null }));
@@ -103,6 +106,7 @@ export default function WarningHistoriesPage() {
   const failure = result && !result.ok ? result.message : null;
   return (
     <StorePage title="警報履歴" actions={<CsvDownloadButton href={csvHref} />}>
+      <StaleDataMark since={staleSince} />
       <div className="flex flex-col-reverse gap-4 lg:flex-row lg:items-start">
         <div className="min-w-0 flex-1">
           <DateRangeForm key={`${data.startDate}-${data.endDate}`} startDate={data.startDate} endDate={data.endDate} selection={data.selection} errors={data.errors} />
@@ -135,4 +139,8 @@ export default function WarningHistoriesPage() {
       )}
     </StorePage>
   );
+}
+
+export function ErrorBoundary() {
+  return <PageError title="警報履歴" />;
 }
