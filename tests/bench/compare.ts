@@ -29,19 +29,21 @@ function runBench(tree: string, bench: string): unknown {
   if (!existsSync(file)) throw new Error(`${file} does not exist`);
   const run = spawnSync(path.join(here, 'node_modules/.bin/tsx'), [file], { cwd: tree, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 });
   if (run.status !== 0) throw new Error(`${bench} in ${tree} exited ${run.status}:\n${run.stdout}`);
-  // The last JSON object it printed: on one line, or pretty-printed from a line that starts with '{'.
+  // The last JSON object it printed (on one line, or pretty-printed from a line that starts with
+  // '{'), leaving out log lines (pino's, with level and msg).
   const lines = run.stdout.split('\n');
+  const parsed = (text: string): unknown => {
+    try {
+      const value = JSON.parse(text) as Record<string, unknown>;
+      return 'level' in value && 'msg' in value ? undefined : value;
+    } catch {
+      return undefined;
+    }
+  };
   for (let start = lines.length - 1; start >= 0; start -= 1) {
     if (!lines[start].startsWith('{')) continue;
-    try {
-      return JSON.parse(lines.slice(start).join('\n'));
-    } catch {
-      try {
-        return JSON.parse(lines[start]);
-      } catch {
-        // not this one
-      }
-    }
+    const found = parsed(lines[start]) ?? parsed(lines.slice(start).join('\n'));
+    if (found) return found;
   }
   throw new Error(`${bench} in ${tree} printed no JSON object:\n${run.stdout}`);
 }
