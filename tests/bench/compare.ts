@@ -42,8 +42,11 @@ function runBench(tree: string, bench: string): unknown {
   };
   for (let start = lines.length - 1; start >= 0; start -= 1) {
     if (!lines[start].startsWith('{')) continue;
-    const found = parsed(lines[start]) ?? parsed(lines.slice(start).join('\n'));
-    if (found) return found;
+    for (let end = start + 1; end <= lines.length; end += 1) {
+      if (!lines[end - 1].startsWith('}') && end - 1 !== start) continue;
+      const found = parsed(lines.slice(start, end).join('\n'));
+      if (found) return found;
+    }
   }
   throw new Error(`${bench} in ${tree} printed no JSON object:\n${run.stdout}`);
 }
