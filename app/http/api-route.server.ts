@@ -3,7 +3,7 @@ import { type Db, getDb } from '~/db/db.server';
 import { type AnswerOf, type ApiCall, type InputOf, methodsAt, type Schema } from '~/domain/api';
 import type { Viewer } from '~/models/users.server';
 import { requireApiRole, requireApiStoreAccess, requireApiUser, requireGatewayStore } from './access.server';
-import { bodyOf, fieldErrors, formBodyOf, gzipJsonBodyOf, invalidRequest, methodNotAllowed, searchParamsOf } from './api.server';
+import { bodyOf, fieldErrors, formBodyOf, gzipJsonBodyOf, invalidRequest, mediaTypeOf, methodNotAllowed, searchParamsOf, unsupportedMediaType } from './api.server';
 
 // The glue between a declared call (app/domain/api/) and its route module: the route gives the
 // declaration and a handler; the glue answers 405 for other methods, authenticates as declared
@@ -84,6 +84,7 @@ async function readInput<A>(call: ApiCall, options: ApiRouteOptions<A>, request:
   if (declared.in === 'query') {
     raw = searchParamsOf(request);
   } else if (options.readBody) {
+    if (declared.encoding === 'multipart' && mediaTypeOf(request) !== 'multipart/form-data') throw unsupportedMediaType(['multipart/form-data']);
     const body = await options.readBody(request);
     if (body instanceof Response) return body;
     ({ fields: raw, attachments } = body);
