@@ -91,6 +91,30 @@ export async function gzipJsonBodyOf(request: Request, maxBytes: number): Promis
   }
 }
 
+/**
+ * Reads and drops a body that will not be used, up to `maxBytes` (then stops reading), before an
+ * early answer: a body left unread leaves the client still sending, so it sees its connection
+ * reset or stuck instead of the answer (the readings' 429).
+ */
+export async function discardBody(request: Request, maxBytes: number): Promise<void> {
+  if (!request.body || request.bodyUsed) return;
+  const reader = request.body.getReader();
+  let read = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+      if (read > maxBytes) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away: nothing left to answer.
+  }
+}
+
 export function methodNotAllowed(allowed: string[]): Response {
   return json({ error: 'method_not_allowed', error_description: `Use ${allowed.join(' or ')}.` }, { status: 405, headers: { Allow: allowed.join(', ') } });
 }

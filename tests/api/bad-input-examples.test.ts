@@ -40,7 +40,6 @@ describe('the bad inputs that were 500s', () => {
     ['a truncated multipart body', 'requestPasscode', () => ({ type: 'multipart/form-data; boundary=x', body: '--x\r\nContent-Disposition: form-data; name="login_id"\r\n\r\n', token: 'none' }), 400, 'invalid_request', '_'],
     ['a gateway batch as a form (was stored)', 'postReadings', () => ({ type: 'application/x-www-form-urlencoded', body: '{"readings":[]}', token: 'gateway' }), 415, 'unsupported_media_type'],
     ['a gateway batch without a content type (was stored)', 'postReadings', () => ({ body: '{"readings":[]}', token: 'gateway' }), 415, 'unsupported_media_type'],
-    ['a diagram upload that is not multipart', 'uploadDiagrams', () => ({ type: 'text/plain', body: 'store_id=S001' }), 415, 'unsupported_media_type'],
     // Text PostgreSQL cannot store (dbText): NUL, and halves of surrogate pairs.
     ['NUL in a JSON text field', 'createNotice', () => json({ title: 'a\u0000b', content: 'c' }), 400, 'invalid_request', 'title'],
     ['NUL in a form text field', 'requestPasscode', () => ({ type: 'application/x-www-form-urlencoded', body: 'login_id=a%00b', token: 'none' }), 400, 'invalid_request', 'login_id'],

@@ -128,19 +128,17 @@ export const ApiErrorSchema = z.object({
   fields: z.record(z.string()).optional(),
 });
 
-/** The Content-Types a body of each encoding is read from (another is 415; the token call's form reads anything else as empty). */
-const BODY_TYPES: Record<BodyEncoding, string> = {
+/** The Content-Types a body is read from where another is 415 (the token call's form reads anything else as empty, an upload's multipart is 400). */
+const BODY_TYPES: Partial<Record<BodyEncoding, string>> = {
   'json-or-form': 'application/json, application/x-www-form-urlencoded or multipart/form-data',
-  form: 'application/x-www-form-urlencoded',
   'json-gzip': 'application/json (Content-Encoding gzip allowed)',
-  multipart: 'multipart/form-data',
 };
 
 /** The failures every call of its kind may answer, then the call's own; one entry per status and error. */
 export function errorAnswersOf(call: ApiCall): ErrorAnswer[] {
   const implied: ErrorAnswer[] = [];
   if (call.input) implied.push({ status: 400, error: 'invalid_request', when: 'the input is malformed; fields names each bad field' });
-  if (call.input?.in === 'body' && call.input.encoding !== 'form') {
+  if (call.input?.in === 'body' && BODY_TYPES[call.input.encoding]) {
     implied.push({ status: 415, error: 'unsupported_media_type', when: `the body is not ${BODY_TYPES[call.input.encoding]}` });
   }
   if (call.access.kind !== 'public') implied.push({ status: 401, error: 'invalid_token', when: `no valid ${call.access.kind === 'gateway' ? 'gateway' : 'user'} bearer token` });
