@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { sql } from 'kysely';
@@ -18,7 +19,7 @@ import { BASE, call } from './requests';
 // reaches PostgreSQL, where it would be a 500. Read calls also get inputs that may be valid
 // (unicode, control characters, SQL and HTML metacharacters) and must simply never fail.
 
-const ROUTES_DIR = path.resolve(__dirname, '../../app/routes/on-reco+');
+const ROUTES_DIR = fileURLToPath(new URL('../../app/routes/on-reco+', import.meta.url));
 const MiB = 1024 * 1024;
 
 // ---- the world the valid examples live in ---------------------------------------------------
