@@ -405,10 +405,13 @@ export function exampleRequest(plan: CallPlan): Request {
   return requestOf(plan, plan.example ?? {}, bodyTypesOf(plan)[0] ?? 'json');
 }
 
+/** A short copy of what was sent: a slice would keep the whole (1 MB) string alive in every case. */
 const describeValue = (value: unknown) => {
   if (value === undefined) return '(missing)';
-  const text = value instanceof RawNumber ? value.text : typeof value === 'string' ? JSON.stringify(value) : serializeJson(value);
-  return text.length > 60 ? `${text.slice(0, 60)}…(${text.length} chars)` : text;
+  const text = value instanceof RawNumber ? value.text : typeof value === 'string' ? JSON.stringify(value.slice(0, 61)) : serializeJson(value);
+  const length = typeof value === 'string' ? value.length : text.length;
+  const short = Buffer.from(text.slice(0, 60)).toString();
+  return length > 60 ? `${short}…(${length} chars)` : short;
 };
 
 const EXTRA_KEYS = ['__proto__', 'constructor', 'prototype', '$where', 'store_id[]', 'k'.repeat(300), 'a.b', ''];
