@@ -2,6 +2,7 @@
 // default date range, which rows may be stopped or open the graph, the list's texts and the CSV
 // rows. Pure: the clock comes in as `now`. Decisions are in docs/decisions/040-alert-history.md.
 import { z } from 'zod';
+import { bodyNumber, dbText, INT4_MAX } from './input-schemas';
 import { ALL_ALERT_CODES, type AlertCode, alertText, gatewayDownText, isAlertCode, isTemperatureAlert, type Language } from './alert-codes';
 import { csvText } from './csv';
 import { csvTemperature, formatDegrees } from './format';
@@ -128,7 +129,7 @@ export function alertHistoryQuerySchema(now: Date) {
   return z
     .object({
       equipment_id: optional(idList),
-      store_id: optional(z.string().trim().min(1).max(20, 'store_id is at most 20 characters')),
+      store_id: optional(dbText().trim().min(1).max(20, 'store_id is at most 20 characters')),
       ...dates,
       ...paging,
     })
@@ -157,7 +158,7 @@ export function alertHistoryPageQuerySchema(now: Date) {
       equipment_id: optional(idList),
       ...dates,
       page_no: paging.page_no,
-      stop: optional(z.coerce.number().int().positive()),
+      stop: optional(z.coerce.number().int().positive().max(INT4_MAX)),
     })
     .transform((input, ctx) => {
       const range = withRange(now)(input, ctx);
@@ -169,10 +170,9 @@ export type AlertHistoryPageQuery = z.output<ReturnType<typeof alertHistoryPageQ
 
 /** POST /v1/alert_history and the stop dialog: the pair to stop and an optional corrective-action comment. */
 export const AlertStopSchema = z.object({
-  equipment_id: z.coerce.number({ invalid_type_error: 'equipment_id must be a number' }).int('equipment_id must be a whole number').positive('equipment_id must be a sensor id').max(2_147_483_647),
+  equipment_id: bodyNumber(z.coerce.number({ invalid_type_error: 'equipment_id must be a number' }).int('equipment_id must be a whole number').positive('equipment_id must be a sensor id').max(INT4_MAX)),
   alert_id: z.string({ required_error: 'alert_id is required' }).refine(isAlertCode, `alert_id is one of ${ALL_ALERT_CODES.join(', ')}`).transform((value) => value as AlertCode),
-  comment: z
-    .string()
+  comment: dbText()
     .nullish()
     .transform((value) => value?.trim() ?? '')
     .refine((value) => [...value].length <= STOP_COMMENT_MAX, ALERT_HISTORY_MESSAGES.commentTooLong)

@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { dbText } from './input-schemas';
 
 // POST /on-reco/token (form body). Field names are the specification's.
 export const TokenRequestSchema = z.object({
   grant_type: z.literal('password', { errorMap: () => ({ message: 'grant_type must be password' }) }),
-  username: z.string().trim().min(1, 'username is required').max(255),
-  password: z.string().min(1, 'password is required').max(1024),
+  username: dbText().trim().min(1, 'username is required').max(255),
+  password: dbText().min(1, 'password is required').max(1024),
 });
 
 // POST /v1/user/passcode: the forgotten-password form sends the account's mail address or login id.
 export const PasscodeRequestSchema = z.object({
-  login_id: z.string().trim().min(1).max(255),
+  login_id: dbText().trim().min(1).max(255),
 });
 
 export const PASSWORD_RULE = /^\w{12,}$/;
@@ -25,10 +26,10 @@ export const PASSWORD_MESSAGES = {
 // POST /v1/user/pass (001 §5: only the first failing message shows, on the new password field).
 export const PasswordChangeSchema = z
   .object({
-    login_id: z.string().trim().min(1).max(255),
-    old_pass: z.string().min(1, PASSWORD_MESSAGES.required).max(1024),
-    new_pass: z.string().max(1024).regex(PASSWORD_RULE, PASSWORD_MESSAGES.rule),
-    new_pass_verification: z.string().max(1024),
+    login_id: dbText().trim().min(1).max(255),
+    old_pass: dbText().min(1, PASSWORD_MESSAGES.required).max(1024),
+    new_pass: dbText().max(1024).regex(PASSWORD_RULE, PASSWORD_MESSAGES.rule),
+    new_pass_verification: dbText().max(1024),
   })
   .refine((value) => value.new_pass === value.new_pass_verification, {
     message: PASSWORD_MESSAGES.mismatch,

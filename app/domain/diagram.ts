@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dbText } from './input-schemas';
 import { isAlertCode, type Language } from './alert-codes';
 import { displayTemperature, isOverThreshold } from './levels';
 import { alertTexts, warningSeverity } from './sensor-view';
@@ -479,7 +480,7 @@ export const isPdf = (contentType: string) => contentType === 'application/pdf';
 
 // ---- inputs (one zod schema per input) -----------------------------------------------------
 
-const storeId = z.string({ required_error: 'store_id is required', invalid_type_error: 'store_id must be a string' }).trim().min(1, 'store_id is required').max(20, 'store_id is at most 20 characters');
+const storeId = dbText({ required_error: 'store_id is required', invalid_type_error: 'store_id must be a string' }).trim().min(1, 'store_id is required').max(20, 'store_id is at most 20 characters');
 
 /** A whole number from a JSON number or a numeric string. */
 const wholeNumber = (field: string) =>

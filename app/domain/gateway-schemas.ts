@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { MAX_FUTURE_MS, ReadingSchema, ReadingsRequestSchema } from '../../gateway/protocol';
+import { MAX_FUTURE_MS, PairRequestSchema as WirePairRequestSchema, ReadingSchema, ReadingsRequestSchema } from '../../gateway/protocol';
+import { dbText } from './input-schemas';
 import { parseCompact } from './japan-time';
 
 // The console's side of the gateway protocol. The wire format itself (schemas, limits, the BLE
@@ -9,6 +10,9 @@ import { parseCompact } from './japan-time';
 export * from '../../gateway/protocol';
 /** The names the console used before the protocol had its own module. */
 export { ReadingsRequestSchema as ReadingsBatchSchema, ReadingSchema as GatewayReadingSchema };
+
+/** A pairing as the console reads it: the protocol's, with a gateway_info PostgreSQL can store (gateway/ cannot import the rule). */
+export const PairRequestSchema = WirePairRequestSchema.extend({ gateway_info: dbText().trim().min(1, 'gateway_info is required').max(255) });
 
 export type GatewayReading = z.infer<typeof ReadingSchema>;
 

@@ -3,10 +3,10 @@
 import { z } from 'zod';
 import { COMMENT_MAX, GRAPH_TEXTS, GRAPH_UNITS, MEASUREMENT_CSV_MAX_DAYS, MEASUREMENT_CSV_MAX_SENSORS, parseGraphDate } from './graph';
 import { compactDateTime } from './sensor-schemas';
+import { bodyNumber, dbText, INT4_MAX } from './input-schemas';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const INT4_MAX = 2_147_483_647;
 
 
 /** "1,2,3": positive whole numbers, duplicates dropped, at most 50; one reason for the whole field. */
@@ -52,14 +52,15 @@ export const GraphCsvQuerySchema = z.object({
  * start_date names a reading (the nearest within 5 minutes); an empty comment removes it.
  */
 export const MeasurementCommentSchema = z.object({
-  equipment_id: z.coerce
-    .number({ required_error: 'equipment_id is required', invalid_type_error: 'equipment_id must be a number' })
-    .int('equipment_id must be a whole number')
-    .positive('equipment_id must be positive')
-    .max(INT4_MAX, 'equipment_id is too large'),
+  equipment_id: bodyNumber(
+    z.coerce
+      .number({ required_error: 'equipment_id is required', invalid_type_error: 'equipment_id must be a number' })
+      .int('equipment_id must be a whole number')
+      .positive('equipment_id must be positive')
+      .max(INT4_MAX, 'equipment_id is too large'),
+  ),
   start_date: compactDateTime('start_date'),
-  comment: z
-    .string({ required_error: 'comment is required', invalid_type_error: 'comment must be text' })
+  comment: dbText({ required_error: 'comment is required', invalid_type_error: 'comment must be text' })
     .transform((value) => value.trim())
     .pipe(z.string().max(COMMENT_MAX, GRAPH_TEXTS.commentTooLong)),
 });

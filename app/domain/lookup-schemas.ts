@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { dbText, SMALLINT_MAX } from './input-schemas';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
 export const PrefectureQuerySchema = z.object({
-  region_id: z.preprocess(emptyAsUndefined, z.coerce.number({ invalid_type_error: 'region_id must be a number' }).int().positive().optional()),
+  region_id: z.preprocess(emptyAsUndefined, z.coerce.number({ invalid_type_error: 'region_id must be a number' }).int().positive().max(SMALLINT_MAX).optional()),
 });
 
 export const StoregroupQuerySchema = z.object({
-  company_id: z.preprocess(emptyAsUndefined, z.string().max(10).optional()),
+  company_id: z.preprocess(emptyAsUndefined, dbText().max(10).optional()),
 });
 
 // ---- answers ----

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dbText } from './input-schemas';
 
 export const NOTICE_MESSAGES = {
   titleTooLong: 'タイトルは30文字以内で入力してください',
@@ -18,8 +19,8 @@ export const NOTICE_POPUP_STEP = 10;
 const chars = (value: string) => [...value].length;
 
 export const NoticeSchema = z.object({
-  title: z.string().trim().min(1, NOTICE_MESSAGES.required).refine((v) => chars(v) <= NOTICE_TITLE_MAX, NOTICE_MESSAGES.titleTooLong),
-  content: z.string().trim().min(1, NOTICE_MESSAGES.required).refine((v) => chars(v) <= NOTICE_CONTENT_MAX, NOTICE_MESSAGES.contentTooLong),
+  title: dbText().trim().min(1, NOTICE_MESSAGES.required).refine((v) => chars(v) <= NOTICE_TITLE_MAX, NOTICE_MESSAGES.titleTooLong),
+  content: dbText().trim().min(1, NOTICE_MESSAGES.required).refine((v) => chars(v) <= NOTICE_CONTENT_MAX, NOTICE_MESSAGES.contentTooLong),
 });
 
 export const NoticeListQuerySchema = z.object({

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { dbText, INT4_MAX } from './input-schemas';
 import { ALL_ALERT_CODES, type AlertCode } from './alert-codes';
 import { parseCompact } from './japan-time';
 
 // Inputs of the sensor views' calls (000 §7): GET /v1/store_sensors, /v1/equipments,
 // /v1/equipments/measurement and /v1/alert_history/alert_status.
 
-const INT4_MAX = 2_147_483_647;
 /** A measurement read covers at most this many days (larger ranges are refused, 400). */
 export const MAX_MEASUREMENT_RANGE_DAYS = 31;
 /** Without `since`, a read that gives only `until` covers the day before it. */
@@ -27,7 +27,7 @@ export const equipmentIdSchema = z.coerce
 
 /** GET /v1/store_sensors and the sensor views: the store, and whether hidden sensors (disp_flg 0) are included. */
 export const StoreSensorsQuerySchema = z.object({
-  store_id: z.string({ required_error: 'store_id is required' }).trim().min(1, 'store_id is required').max(20, 'store_id is at most 20 characters'),
+  store_id: dbText({ required_error: 'store_id is required' }).trim().min(1, 'store_id is required').max(20, 'store_id is at most 20 characters'),
   include_hidden: flag('include_hidden'),
 });
 
@@ -103,7 +103,7 @@ export const AlertStatusQuerySchema = z.object({
 
 /** The sensor popup's today (/resources/sensor-today): the store and the sensor. */
 export const SensorTodayQuerySchema = z.object({
-  store_id: z.string({ required_error: 'store_id is required' }).min(1, 'store_id is required').max(20, 'store_id is at most 20 characters'),
+  store_id: dbText({ required_error: 'store_id is required' }).min(1, 'store_id is required').max(20, 'store_id is at most 20 characters'),
   equipment_id: equipmentIdSchema,
 });
 

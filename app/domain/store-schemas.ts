@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodyNumber, dbText, INT4_MAX } from './input-schemas';
 import { parseCompact } from './japan-time';
 import { WORKING_STATE_LABELS } from './store-list';
 
@@ -46,8 +47,7 @@ export type UniqueStoreField = keyof typeof DUPLICATE_FIELD_MESSAGES;
 const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
 
 const requiredText = (max: number) =>
-  z
-    .string({ required_error: STORE_MESSAGES.required, invalid_type_error: STORE_MESSAGES.required })
+  dbText({ required_error: STORE_MESSAGES.required, invalid_type_error: STORE_MESSAGES.required })
     .trim()
     .min(1, STORE_MESSAGES.required)
     .max(max, maxLength(max));
@@ -61,11 +61,7 @@ const compactDate = z
   .refine((value) => parseCompact(value) !== null, STORE_MESSAGES.format)
   .transform((value) => `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`);
 
-const usergroupId = z.coerce
-  .number({ invalid_type_error: STORE_MESSAGES.choose })
-  .int(STORE_MESSAGES.choose)
-  .positive(STORE_MESSAGES.choose)
-  .max(2_147_483_647, STORE_MESSAGES.choose);
+const usergroupId = bodyNumber(z.coerce.number({ invalid_type_error: STORE_MESSAGES.choose }).int(STORE_MESSAGES.choose).positive(STORE_MESSAGES.choose).max(INT4_MAX, STORE_MESSAGES.choose));
 
 /**
  * POST /v1/stores: the whole store entity, for create and update alike (001 §3, §5). Whether
@@ -90,14 +86,10 @@ export const StoreSaveSchema = z
       .regex(/^\d+$/, STORE_MESSAGES.digits)
       .max(STORE_NO_MAX, maxLength(STORE_NO_MAX)),
     store_name: requiredText(STORE_NAME_MAX),
-    company_id: z.preprocess(blankToUndefined, z.string({ invalid_type_error: STORE_MESSAGES.choose }).trim().max(10, STORE_MESSAGES.choose).optional()),
+    company_id: z.preprocess(blankToUndefined, dbText({ invalid_type_error: STORE_MESSAGES.choose }).trim().max(10, STORE_MESSAGES.choose).optional()),
     prefecture_id: z.preprocess(
       blankToUndefined,
-      z.coerce
-        .number({ required_error: STORE_MESSAGES.choose, invalid_type_error: STORE_MESSAGES.choose })
-        .int(STORE_MESSAGES.choose)
-        .min(1, STORE_MESSAGES.choose)
-        .max(47, STORE_MESSAGES.choose),
+      bodyNumber(z.coerce.number({ required_error: STORE_MESSAGES.choose, invalid_type_error: STORE_MESSAGES.choose }).int(STORE_MESSAGES.choose).min(1, STORE_MESSAGES.choose).max(47, STORE_MESSAGES.choose)),
     ),
     address: requiredText(ADDRESS_MAX),
     tel_no: z.preprocess(
@@ -114,15 +106,14 @@ export const StoreSaveSchema = z
     closing_date: z.preprocess(blankToUndefined, compactDate.optional().transform((value) => value ?? null)),
     storegroup_id: z.preprocess(
       blankToUndefined,
-      z.string({ required_error: STORE_MESSAGES.choose, invalid_type_error: STORE_MESSAGES.choose }).trim().min(1, STORE_MESSAGES.choose).max(5, STORE_MESSAGES.choose),
+      dbText({ required_error: STORE_MESSAGES.choose, invalid_type_error: STORE_MESSAGES.choose }).trim().min(1, STORE_MESSAGES.choose).max(5, STORE_MESSAGES.choose),
     ),
     usergroup: z
       .array(usergroupId, { required_error: STORE_MESSAGES.choose, invalid_type_error: STORE_MESSAGES.choose })
       .min(1, STORE_MESSAGES.choose)
       .max(USERGROUPS_MAX, `ユーザーグループは${USERGROUPS_MAX}件までです`)
       .transform((ids) => [...new Set(ids)]),
-    gateway_info: z
-      .string({ invalid_type_error: STORE_MESSAGES.required })
+    gateway_info: dbText({ invalid_type_error: STORE_MESSAGES.required })
       .trim()
       .min(1, STORE_MESSAGES.required)
       .max(GATEWAY_INFO_MAX, maxLength(GATEWAY_INFO_MAX))
@@ -137,8 +128,7 @@ export const StoreSaveSchema = z
 
 export type StoreSaveInput = z.infer<typeof StoreSaveSchema>;
 
-const storeIdParam = z
-  .string({ required_error: 'store_id is required', invalid_type_error: 'store_id must be a string' })
+const storeIdParam = dbText({ required_error: 'store_id is required', invalid_type_error: 'store_id must be a string' })
   .trim()
   .min(1, 'store_id is required')
   .max(STORE_ID_MAX, `store_id is at most ${STORE_ID_MAX} characters`);
@@ -148,8 +138,7 @@ export const StoreIdSchema = z.object({ store_id: storeIdParam });
 
 /** The store management page's gateway exchange: the new gateway, non-empty after trimming (000 §5). */
 export const GatewayExchangeSchema = z.object({
-  gateway_info: z
-    .string({ required_error: STORE_MESSAGES.required, invalid_type_error: STORE_MESSAGES.required })
+  gateway_info: dbText({ required_error: STORE_MESSAGES.required, invalid_type_error: STORE_MESSAGES.required })
     .trim()
     .min(1, STORE_MESSAGES.required)
     .max(GATEWAY_INFO_MAX, maxLength(GATEWAY_INFO_MAX)),
@@ -162,8 +151,7 @@ export const GatewayExchangeSchema = z.object({
  */
 export const RemovalRequestSchema = z.object({
   store_id: storeIdParam,
-  gateway_info: z
-    .string({ invalid_type_error: 'gateway_info must be a string' })
+  gateway_info: dbText({ invalid_type_error: 'gateway_info must be a string' })
     .trim()
     .max(GATEWAY_INFO_MAX, `gateway_info is at most ${GATEWAY_INFO_MAX} characters`)
     .nullish()

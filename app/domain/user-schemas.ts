@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { INT4_MAX } from './input-schemas';
 
 // GET /v1/users: one user's summary (the user master has its own paged call).
 
-export const UserQuerySchema = z.object({ user_id: z.coerce.number({ invalid_type_error: 'user_id must be a number' }).int().positive() });
+export const UserQuerySchema = z.object({ user_id: z.coerce.number({ invalid_type_error: 'user_id must be a number' }).int().positive().max(INT4_MAX) });
 
 export const UserSummarySchema = z.strictObject({
   user_id: z.number().int(),

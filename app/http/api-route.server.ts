@@ -19,8 +19,8 @@ export type ApiContext<C extends ApiCall, A = undefined> = CallerOf<C> & { input
 export type ApiHandler<C extends ApiCall, A = undefined> = (context: ApiContext<C, A>) => Promise<Response | AnswerOf<C>> | Response | AnswerOf<C>;
 
 export interface ApiRouteOptions<A = undefined> {
-  /** Wraps reading the input and the handler, after authentication (the readings' in-flight limit). */
-  around?: (next: () => Promise<Response>) => Promise<Response>;
+  /** Wraps reading the input and the handler, after authentication (the readings' in-flight limit); an answer of its own must read or discard the body (discardBody). */
+  around?: (next: () => Promise<Response>, request: Request) => Promise<Response>;
   /** Reads a body the glue cannot (multipart with files): the fields to parse and what the handler gets besides, or a failure answer. */
   readBody?: (request: Request) => Promise<Response | { fields: unknown; attachments: A }>;
   /** A call that answers a malformed input its own way (the OAuth token call). */
@@ -66,7 +66,7 @@ async function serve<C extends ApiCall, A>(call: C, handler: ApiHandler<C, A>, o
     const context = { ...caller, input, attachments, request, loadContext, db: getDb(), now } as ApiContext<C, A>;
     return answerOf(call, await handler(context));
   };
-  return options.around ? options.around(run) : run();
+  return options.around ? options.around(run, request) : run();
 }
 
 async function authenticate(call: ApiCall, request: Request): Promise<{ viewer: Viewer } | { storeId: string } | object> {

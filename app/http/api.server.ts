@@ -30,17 +30,41 @@ export function searchParamsOf(request: Request): Record<string, string> {
   return Object.fromEntries(new URL(request.url).searchParams);
 }
 
-/** JSON or form body (the specification's calls use both), as a plain object. */
-export async function bodyOf(request: Request): Promise<unknown> {
-  const type = request.headers.get('Content-Type') ?? '';
-  if (type.includes('application/json')) {
-    try {
-      return await request.json();
-    } catch {
-      throw invalidRequest({ _: 'the body is not valid JSON' });
-    }
+const JSON_TYPE = 'application/json';
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
+
+/** The body's media type without its parameters, in lower case ('' when none is given). */
+export function mediaTypeOf(request: Request): string {
+  return (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** 415: a body of a type the call does not read (text/plain, XML, none…), refused before it is read. */
+export function unsupportedMediaType(accepted: readonly string[]): Response {
+  return apiError(415, 'unsupported_media_type', `Send the body as ${accepted.join(' or ')}.`);
+}
+
+async function jsonOf(request: Request): Promise<unknown> {
+  try {
+    return await request.json();
+  } catch {
+    throw invalidRequest({ _: 'the body is not valid JSON' });
   }
-  return Object.fromEntries(await request.formData());
+}
+
+async function formOf(request: Request): Promise<Record<string, FormDataEntryValue>> {
+  try {
+    return Object.fromEntries(await request.formData());
+  } catch {
+    throw invalidRequest({ _: 'the body is not a valid form' });
+  }
+}
+
+/** JSON or form body (the specification's calls use both), as a plain object; any other type is 415. */
+export async function bodyOf(request: Request): Promise<unknown> {
+  const type = mediaTypeOf(request);
+  if (type === JSON_TYPE) return jsonOf(request);
+  if (FORM_TYPES.includes(type)) return formOf(request);
+  throw unsupportedMediaType([JSON_TYPE, ...FORM_TYPES]);
 }
 
 /** A form body only (the OAuth token call); anything that is not a form reads as an empty one. */
@@ -48,8 +72,9 @@ export async function formBodyOf(request: Request): Promise<Record<string, FormD
   return Object.fromEntries(await request.formData().catch(() => new FormData()));
 }
 
-/** A JSON body that may be gzipped (Content-Encoding: gzip), at most `maxBytes` once unpacked. */
+/** A JSON body that may be gzipped (Content-Encoding: gzip), at most `maxBytes` once unpacked; another type is 415, unread. */
 export async function gzipJsonBodyOf(request: Request, maxBytes: number): Promise<unknown> {
+  if (mediaTypeOf(request) !== JSON_TYPE) throw unsupportedMediaType([JSON_TYPE]);
   let body = Buffer.from(await request.arrayBuffer());
   if ((request.headers.get('Content-Encoding') ?? '').toLowerCase() === 'gzip') {
     try {
@@ -63,6 +88,30 @@ export async function gzipJsonBodyOf(request: Request, maxBytes: number): Promis
     return JSON.parse(body.toString('utf8'));
   } catch {
     throw apiError(400, 'invalid_request', 'The body is not valid JSON.');
+  }
+}
+
+/**
+ * Reads and drops a body that will not be used, up to `maxBytes` (then stops reading), before an
+ * early answer: a body left unread leaves the client still sending, so it sees its connection
+ * reset or stuck instead of the answer (the readings' 429).
+ */
+export async function discardBody(request: Request, maxBytes: number): Promise<void> {
+  if (!request.body || request.bodyUsed) return;
+  const reader = request.body.getReader();
+  let read = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+      if (read > maxBytes) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away: nothing left to answer.
   }
 }
 

@@ -128,10 +128,19 @@ export const ApiErrorSchema = z.object({
   fields: z.record(z.string()).optional(),
 });
 
+/** The Content-Types a body is read from where another is 415 (the token call's form reads anything else as empty, an upload's multipart is 400). */
+const BODY_TYPES: Partial<Record<BodyEncoding, string>> = {
+  'json-or-form': 'application/json, application/x-www-form-urlencoded or multipart/form-data',
+  'json-gzip': 'application/json (Content-Encoding gzip allowed)',
+};
+
 /** The failures every call of its kind may answer, then the call's own; one entry per status and error. */
 export function errorAnswersOf(call: ApiCall): ErrorAnswer[] {
   const implied: ErrorAnswer[] = [];
   if (call.input) implied.push({ status: 400, error: 'invalid_request', when: 'the input is malformed; fields names each bad field' });
+  if (call.input?.in === 'body' && BODY_TYPES[call.input.encoding]) {
+    implied.push({ status: 415, error: 'unsupported_media_type', when: `the body is not ${BODY_TYPES[call.input.encoding]}` });
+  }
   if (call.access.kind !== 'public') implied.push({ status: 401, error: 'invalid_token', when: `no valid ${call.access.kind === 'gateway' ? 'gateway' : 'user'} bearer token` });
   if (call.access.kind === 'user' && call.access.permission) implied.push({ status: 403, error: 'forbidden', when: `the user's authority lacks ${call.access.permission}` });
   if (call.access.kind === 'user' && call.access.store) implied.push({ status: 404, error: 'not_found', when: `the store named by ${call.access.store} does not exist or is not the user's` });

@@ -1,16 +1,21 @@
 import { json } from '@remix-run/node';
 import { postReadings } from '~/domain/api/gateway';
 import { apiAction, apiNotAllowed } from '~/http/api-route.server';
+import { discardBody } from '~/http/api.server';
 import { ingestReadings } from '~/services/ingest.server';
 import { logger } from '~/services/logger.server';
 
-/** Batches in flight per web process; past it the gateway is told to come back (429), not failed. */
-const MAX_IN_FLIGHT = 12;
+/** Batches in flight per web process; past it the gateway is told to come back (429), not failed. READINGS_MAX_IN_FLIGHT sets it (the tests reach it with 1). */
+const MAX_IN_FLIGHT = Number(process.env.READINGS_MAX_IN_FLIGHT) || 12;
 let inFlight = 0;
 
+/** A refused batch is read to its end (at most what the call takes) before the 429, so the gateway sees the status, not a reset. */
+const MAX_BODY_BYTES = postReadings.input.maxBytes ?? Number.POSITIVE_INFINITY;
+
 /** Counts a batch from before its body is read until it is stored; an authenticated gateway past the limit gets 429. */
-async function inFlightLimit(next: () => Promise<Response>): Promise<Response> {
+async function inFlightLimit(next: () => Promise<Response>, request: Request): Promise<Response> {
   if (inFlight >= MAX_IN_FLIGHT) {
+    await discardBody(request, MAX_BODY_BYTES);
     return json({ error: 'busy', error_description: 'The server is busy; retry later.' }, { status: 429, headers: { 'Retry-After': '2' } });
   }
   inFlight += 1;
