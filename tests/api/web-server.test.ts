@@ -90,6 +90,32 @@ describe('body limits before authentication', () => {
   });
 });
 
+describe('overload', () => {
+  it('answers a burst three times past a client\'s limit with 429 and Retry-After, never a 5xx or a timeout', async () => {
+    const token = await fetch(`${server.base}/on-reco/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'admin', password: TEST_PASSWORD }) });
+    const { access_token } = await token.json();
+    const headers = { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' };
+    // 150 requests at once from one token, whose limit is 50 a second; the writes carry a body the server reads before its 429.
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        (i % 3 === 0
+          ? fetch(`${server.base}/on-reco/v1/notice`, { method: 'POST', headers, body: JSON.stringify({ title: 'burst', content: 'x'.repeat(50_000) }), signal: AbortSignal.timeout(15_000) })
+          : fetch(`${server.base}/on-reco/v1/region`, { headers, signal: AbortSignal.timeout(15_000) })
+        ).then(async (response) => ({ status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.text() })),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    expect(statuses.filter((status) => ![200, 400, 429].includes(status))).toEqual([]);
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(90);
+    for (const answer of limited) {
+      expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+      expect(JSON.parse(answer.body).error).toBe('too_many_requests');
+    }
+  });
+});
+
 describe('the request log', () => {
   it('writes one line per request with the route template, status, time and user, and no secret', async () => {
     const token = await fetch(`${server.base}/on-reco/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'admin', password: TEST_PASSWORD }) });

@@ -421,6 +421,7 @@ export const CONSOLE_ROUTES: Readonly<Record<string, ConsoleRoute>> = {
   'resources/notices.ts': { unscoped: true },
   'resources/pdfjs.$.ts': { public: true, unscoped: true, params: { '*': 'build/pdf.min.mjs' } },
   'resources/sensor-today.ts': { query: ({ chain }) => ({ store_id: chain.store, equipment_id: chain.equipment }) },
+  'resources/swagger-ui.$.ts': { public: true, unscoped: true, params: { '*': 'swagger-ui-bundle.js' } },
 };
 
 /** The URL path of a store page file (dots separate segments, [.] is a dot, _layout is the folder's own). */

@@ -22,12 +22,27 @@ function bodyLimitOf(path: string, contentType: string): number {
   return BODY_LIMITS.other;
 }
 
-function refuse(res: Parameters<RequestHandler>[1], status: number, error: string, description: string, retryAfterSeconds?: number) {
-  if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
-  // The body is not read: close the connection after the answer, so the client sees the status
-  // instead of a reset while it is still sending.
+type Req = Parameters<RequestHandler>[0];
+type Res = Parameters<RequestHandler>[1];
+
+/** 411 or 413: the body is not read; the connection closes after the answer. */
+function refuse(res: Res, status: number, error: string, description: string) {
   res.setHeader('Connection', 'close');
   res.status(status).json({ error, error_description: description });
+}
+
+/**
+ * 429 with Retry-After, after reading the body to its end (limitBodies has bounded it): a client
+ * still sending would otherwise meet a reset instead of the status, or a stuck kept-alive
+ * connection (the gateway's uploader backs off on the status).
+ */
+function comeBackLater(req: Req, res: Res, error: string, description: string, retryAfterSeconds: number) {
+  res.setHeader('Retry-After', String(retryAfterSeconds));
+  const answer = () => res.status(429).json({ error, error_description: description });
+  if (req.readableEnded) return answer();
+  req.once('end', answer);
+  req.once('error', () => res.destroy());
+  req.resume();
 }
 
 export function limitBodies(): RequestHandler {
@@ -59,7 +74,7 @@ export function shedLoad(limits: LoadLimits): RequestHandler {
   let inFlight = 0;
   return (req, res, next) => {
     if (isStream(req.path)) return next();
-    if (inFlight >= limits.maxInFlight) return refuse(res, 429, 'busy', 'The server is busy; retry later.', 2);
+    if (inFlight >= limits.maxInFlight) return comeBackLater(req, res, 'busy', 'The server is busy; retry later.', 2);
     const client = req.get('Authorization') ?? sessionCookieOf(req.get('Cookie')) ?? `address:${req.ip}`;
     perClient
       .consume(client)
@@ -72,7 +87,7 @@ export function shedLoad(limits: LoadLimits): RequestHandler {
       })
       .catch((limited: unknown) => {
         const wait = limited instanceof RateLimiterRes ? Math.max(1, Math.ceil(limited.msBeforeNext / 1000)) : 1;
-        refuse(res, 429, 'too_many_requests', 'Too many requests; retry later.', wait);
+        comeBackLater(req, res, 'too_many_requests', 'Too many requests; retry later.', wait);
       });
   };
 }
