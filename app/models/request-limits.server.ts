@@ -61,6 +61,21 @@ export async function countAgainst(db: Db, policy: LimitPolicy, key: string): Pr
   }
 }
 
+/** A counter: a policy and the key it counts for (an address, an account, a pair). */
+export type LimitKey = readonly [LimitPolicy, string];
+
+/** The longest wait among the keys that used up their points (seconds), or null when none did. */
+export async function longestWait(db: Db, keys: readonly LimitKey[]): Promise<number | null> {
+  const states = await Promise.all(keys.map(([policy, key]) => limitState(db, policy, key)));
+  const waits = states.flatMap((state) => (state.blocked ? [state.retryAfterSeconds] : []));
+  return waits.length > 0 ? Math.max(...waits) : null;
+}
+
+/** Counts one point against each key (a failure). */
+export async function countAgainstEach(db: Db, keys: readonly LimitKey[]): Promise<void> {
+  await Promise.all(keys.map(([policy, key]) => countAgainst(db, policy, key)));
+}
+
 export async function clearLimit(db: Db, policy: LimitPolicy, key: string): Promise<void> {
   await limiterOf(db, policy).delete(key);
 }

@@ -1,6 +1,6 @@
 import type { Db } from '~/db/db.server';
 import { findStoreToPair, issueGatewayToken } from '~/models/gateways.server';
-import { type ClientOrigin, clearLimit, countAgainst, type LimitPolicy, limitState } from '~/models/request-limits.server';
+import { type ClientOrigin, clearLimit, countAgainstEach, type LimitKey, type LimitPolicy, longestWait } from '~/models/request-limits.server';
 
 // Pairing a gateway with its store's PIN, with PIN guessing throttled (docs/decisions/090-sign-in-limits.md).
 // Wrong PINs are counted per gateway and address (5 in 15 minutes), per address (20) and per
@@ -18,30 +18,28 @@ export const PAIRING_POLICIES = {
 
 export type PairResult = { ok: true; token: string; storeId: string } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
 
-const pairKey = (gatewayInfo: string, origin: ClientOrigin) => `${gatewayInfo}|${origin.address}`;
+/** The counters of a pairing: the gateway and address pair, the address, the gateway. */
+const pairingKeys = (gatewayInfo: string, origin: ClientOrigin): LimitKey[] => [
+  [PAIRING_POLICIES.pair, `${gatewayInfo}|${origin.address}`],
+  [PAIRING_POLICIES.address, origin.address],
+  [PAIRING_POLICIES.gateway, gatewayInfo],
+];
 
 /**
  * Pairs a gateway: the PIN must be its store's current one and `gatewayInfo` that store's
  * gateway. A new token replaces (revokes) the store's previous one.
  */
 export async function pairGateway(db: Db, input: { gatewayInfo: string; pinCode: string }, origin: ClientOrigin, now: Date): Promise<PairResult> {
-  const states = await Promise.all([
-    limitState(db, PAIRING_POLICIES.pair, pairKey(input.gatewayInfo, origin)),
-    limitState(db, PAIRING_POLICIES.address, origin.address),
-    limitState(db, PAIRING_POLICIES.gateway, input.gatewayInfo),
-  ]);
-  const waits = states.flatMap((state) => (state.blocked ? [state.retryAfterSeconds] : []));
-  if (waits.length > 0) return { ok: false, reason: 'throttled', retryAfterSeconds: Math.max(...waits) };
+  const keys = pairingKeys(input.gatewayInfo, origin);
+  const wait = await longestWait(db, keys);
+  if (wait !== null) return { ok: false, reason: 'throttled', retryAfterSeconds: wait };
   const storeId = await findStoreToPair(db, input.gatewayInfo, input.pinCode, now);
   if (!storeId) {
-    await Promise.all([
-      countAgainst(db, PAIRING_POLICIES.pair, pairKey(input.gatewayInfo, origin)),
-      countAgainst(db, PAIRING_POLICIES.address, origin.address),
-      countAgainst(db, PAIRING_POLICIES.gateway, input.gatewayInfo),
-    ]);
+    await countAgainstEach(db, keys);
     return { ok: false, reason: 'invalid' };
   }
   const token = await db.transaction().execute((trx) => issueGatewayToken(trx, storeId, input.gatewayInfo, now));
-  await clearLimit(db, PAIRING_POLICIES.pair, pairKey(input.gatewayInfo, origin));
+  const [[pairPolicy, pairKey]] = keys;
+  await clearLimit(db, pairPolicy, pairKey);
   return { ok: true, token, storeId };
 }

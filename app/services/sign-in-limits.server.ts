@@ -1,6 +1,6 @@
 import type { Db } from '~/db/db.server';
 import { isKnownSignInAddress, rememberSignInAddress } from '~/models/known-sign-in-addresses.server';
-import { type ClientOrigin, clearLimit, countAgainst, type LimitPolicy, limitState } from '~/models/request-limits.server';
+import { type ClientOrigin, clearLimit, countAgainstEach, type LimitKey, type LimitPolicy, longestWait } from '~/models/request-limits.server';
 
 // Sign-in throttling (OWASP ASVS 5, level 2; docs/decisions/090-sign-in-limits.md). Failures are
 // counted three ways, in PostgreSQL so that every web process sees them:
@@ -26,25 +26,26 @@ export const SIGN_IN_POLICIES = {
 const accountKey = (loginId: string) => loginId.trim().toLowerCase();
 const pairKey = (loginId: string, origin: ClientOrigin) => `${accountKey(loginId)}|${origin.address}`;
 
+/** The counters of a sign-in: the account and address pair, the address, the account. */
+function signInKeys(loginId: string, origin: ClientOrigin): { pair: LimitKey; address: LimitKey; account: LimitKey } {
+  return {
+    pair: [SIGN_IN_POLICIES.pair, pairKey(loginId, origin)],
+    address: [SIGN_IN_POLICIES.address, origin.address],
+    account: [SIGN_IN_POLICIES.account, accountKey(loginId)],
+  };
+}
+
 /** Throws SignInThrottled when this sign-in may not even be tried now. */
 export async function checkSignInAllowed(db: Db, loginId: string, userId: number | null, origin: ClientOrigin, now: Date): Promise<void> {
-  const [pair, address, account] = await Promise.all([
-    limitState(db, SIGN_IN_POLICIES.pair, pairKey(loginId, origin)),
-    limitState(db, SIGN_IN_POLICIES.address, origin.address),
-    limitState(db, SIGN_IN_POLICIES.account, accountKey(loginId)),
-  ]);
-  const blocked = [pair, address];
-  if (account.blocked && !(userId !== null && (await isKnownSignInAddress(db, userId, origin.address, now)))) blocked.push(account);
-  const waits = blocked.flatMap((state) => (state.blocked ? [state.retryAfterSeconds] : []));
-  if (waits.length > 0) throw new SignInThrottled(Math.max(...waits));
+  const { pair, address, account } = signInKeys(loginId, origin);
+  // The account's own count does not hold back an address it signed in from before.
+  const known = userId !== null && (await isKnownSignInAddress(db, userId, origin.address, now));
+  const wait = await longestWait(db, known ? [pair, address] : [pair, address, account]);
+  if (wait !== null) throw new SignInThrottled(wait);
 }
 
 export async function recordSignInFailure(db: Db, loginId: string, origin: ClientOrigin): Promise<void> {
-  await Promise.all([
-    countAgainst(db, SIGN_IN_POLICIES.pair, pairKey(loginId, origin)),
-    countAgainst(db, SIGN_IN_POLICIES.address, origin.address),
-    countAgainst(db, SIGN_IN_POLICIES.account, accountKey(loginId)),
-  ]);
+  await countAgainstEach(db, Object.values(signInKeys(loginId, origin)));
 }
 
 export async function recordSignInSuccess(db: Db, loginId: string, userId: number, origin: ClientOrigin, now: Date): Promise<void> {
