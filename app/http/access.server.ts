@@ -58,6 +58,18 @@ export async function requireStoreAccess(viewer: Viewer, storeId: string): Promi
   if (!(await canViewStore(getDb(), viewer, storeId))) throw redirect('/not_found');
 }
 
+/**
+ * The first lines of every store page's loader and action: the signed-in user (with the
+ * permission, when one is named: 403 otherwise) and the store of the URL, which they may see
+ * (otherwise /not_found).
+ */
+export async function requireStoreUser(request: Request, params: { storeId?: string }, permission?: Permission): Promise<{ viewer: Viewer; storeId: string }> {
+  const viewer = permission ? await requireRole(request, permission) : await requireUser(request);
+  const storeId = params.storeId ?? '';
+  await requireStoreAccess(viewer, storeId);
+  return { viewer, storeId };
+}
+
 export function apiError(status: number, error: string, description: string, extra: Record<string, unknown> = {}): Response {
   return json({ error, error_description: description, ...extra }, { status });
 }

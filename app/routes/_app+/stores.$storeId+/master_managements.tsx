@@ -12,7 +12,7 @@ import { WorkingStateBadge } from '~/components/store-management/working-state-b
 import { getDb } from '~/db/db.server';
 import { GatewayExchangeSchema, RemovalRequestSchema, STORE_MESSAGES, canExchangeGateway, canRemoveStore } from '~/domain/store-schemas';
 import { getCurrentPin, getStoreInfo } from '~/models/store-management.server';
-import { requireRole, requireStoreAccess } from '~/http/access.server';
+import { requireRole, requireStoreUser } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 import { type StoreWriteFailure, exchangeGateway, reissuePin, removeGateway } from '~/services/store-gateway.server';
 import { appUrl } from '~/domain/urls';
@@ -46,9 +46,7 @@ const failureText = (failure: StoreWriteFailure) =>
   failure.reason === 'not_found' ? '店舗が見つかりません。' : failure.reason === 'forbidden' ? 'この操作は許可されていません。' : failure.message;
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const viewer = await requireRole(request, 'storeManagement');
-  const storeId = params.storeId ?? '';
-  await requireStoreAccess(viewer, storeId);
+  const { viewer, storeId } = await requireStoreUser(request, params, 'storeManagement');
   const form = Object.fromEntries(await request.formData());
   const db = getDb();
   const now = new Date();

@@ -10,7 +10,7 @@ import { getDb } from '~/db/db.server';
 import { DIAGRAM_MESSAGES, DiagramEditQuerySchema, PositionsFieldSchema, ReflectDiagramSchema } from '~/domain/diagram';
 import { getStoreDiagram, getUsableDiagram, listDiagramSensors, listUsableDiagrams } from '~/models/diagrams.server';
 import { createDiagrams, placeSensorsOnDiagram, setStoreDiagram } from '~/services/diagrams.server';
-import { requireRole, requireStoreAccess } from '~/http/access.server';
+import { requireStoreUser } from '~/http/access.server';
 import { fieldErrors, searchParamsOf } from '~/http/api.server';
 import { readDiagramUpload, uploadFailureMessage } from '~/http/diagram-files.server';
 import { appUrl, storeUrl } from '~/domain/urls';
@@ -21,9 +21,7 @@ export const meta: MetaFunction = () => [{ title: 'センサ配置図の編集 |
 // /stores/{store_id}/sensor_diagrams/edit[?diagram_id]: the placement editor (000 §2), for
 // non-store users. Without a diagram (none set, or diagram_id=0) it is the upload screen.
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const viewer = await requireRole(request, 'editDiagram');
-  const storeId = params.storeId ?? '';
-  await requireStoreAccess(viewer, storeId);
+  const { viewer, storeId } = await requireStoreUser(request, params, 'editDiagram');
   const query = DiagramEditQuerySchema.safeParse(searchParamsOf(request));
   if (!query.success) throw json({ fields: fieldErrors(query.error) }, { status: 400 });
   const requested = query.data.diagram_id;
@@ -50,9 +48,7 @@ type ActionResult = { intent: 'upload' | 'setDiagram' | 'positions'; ok: boolean
 const failed = (result: Omit<ActionResult, 'ok'>, status: number) => json<ActionResult>({ ...result, ok: false }, { status });
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const viewer = await requireRole(request, 'editDiagram');
-  const storeId = params.storeId ?? '';
-  await requireStoreAccess(viewer, storeId);
+  const { viewer, storeId } = await requireStoreUser(request, params, 'editDiagram');
   const db = getDb();
 
   // The upload screen and the modal's upload tab: the file becomes the store's diagram.

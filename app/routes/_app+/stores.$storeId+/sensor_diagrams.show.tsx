@@ -7,7 +7,7 @@ import { liveClientLoader, useLiveData } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import { can } from '~/domain/roles';
 import { getStoreDiagram, listDiagramSensors } from '~/models/diagrams.server';
-import { requireStoreAccess, requireUser } from '~/http/access.server';
+import { requireStoreUser } from '~/http/access.server';
 import { storeUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'センサ配置図 | On-Reco' }];
@@ -15,9 +15,7 @@ export const meta: MetaFunction = () => [{ title: 'センサ配置図 | On-Reco'
 // /stores/{store_id}/sensor_diagrams/show: the floor diagram with the sensors' latest
 // temperatures (000 §2), refreshed every 60 s and on each change event of the store.
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const viewer = await requireUser(request);
-  const storeId = params.storeId ?? '';
-  await requireStoreAccess(viewer, storeId);
+  const { viewer, storeId } = await requireStoreUser(request, params);
   const db = getDb();
   const [diagram, sensors] = await Promise.all([getStoreDiagram(db, viewer, storeId), listDiagramSensors(db, viewer, storeId)]);
   return json({ storeId, diagram, sensors: diagram ? sensors : [], canEdit: can(viewer.authority, 'editDiagram') });

@@ -10,7 +10,7 @@ import { GRAPH_MAX_PANELS, GRAPH_TEXTS, addPanel, panelsSearch, parsePanels } fr
 import { MeasurementCommentSchema } from '~/domain/graph-schemas';
 import { toCompactDate, toCompactDateTime } from '~/domain/japan-time';
 import { listGraphSensors, loadGraphPanel, saveMeasurementComment } from '~/models/graph.server';
-import { requireStoreAccess, requireUser } from '~/http/access.server';
+import { requireStoreUser } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
 import { appUrl } from '~/domain/urls';
@@ -21,9 +21,7 @@ export const meta: MetaFunction = () => [{ title: '温度グラフ | On-Reco' }]
 // its unit, period and checked sensors in the URL (equipment_id, unit, start_date; p2_… for the
 // second), so links, the back button and a page without JavaScript all work. Refreshes every 60 s.
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const viewer = await requireUser(request);
-  const storeId = params.storeId ?? '';
-  await requireStoreAccess(viewer, storeId);
+  const { viewer, storeId } = await requireStoreUser(request, params);
   const db = getDb();
   const sensors = await listGraphSensors(db, viewer, storeId);
   if (!sensors) throw redirect(appUrl.notFound);
@@ -42,9 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 // The comment dialog (fetcher): the comment on the reading at a point, for sensors with comment_required = 1.
 export async function action({ request, params }: ActionFunctionArgs) {
-  const viewer = await requireUser(request);
-  const storeId = params.storeId ?? '';
-  await requireStoreAccess(viewer, storeId);
+  const { viewer, storeId } = await requireStoreUser(request, params);
   const parsed = MeasurementCommentSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
     const fields = fieldErrors(parsed.error);

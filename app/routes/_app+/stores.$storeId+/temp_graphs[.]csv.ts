@@ -3,15 +3,13 @@ import { getDb } from '~/db/db.server';
 import { MEASUREMENT_CSV_RESPONSE_HEADERS, graphPeriod } from '~/domain/graph';
 import { GraphCsvQuerySchema } from '~/domain/graph-schemas';
 import { csvByteStream, measurementCsvChunks, resolveCsvSensors } from '~/models/graph.server';
-import { requireStoreAccess, requireUser } from '~/http/access.server';
+import { requireStoreUser } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 
 // The CSV link of a graph panel (session cookie): the same file as GET
 // /v1/equipments/measurement/csv, for the panel's checked sensors (of this store) and period.
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const viewer = await requireUser(request);
-  const storeId = params.storeId ?? '';
-  await requireStoreAccess(viewer, storeId);
+  const { viewer, storeId } = await requireStoreUser(request, params);
   const parsed = GraphCsvQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return json({ error: 'invalid_request', fields: fieldErrors(parsed.error) }, { status: 400 });
   const db = getDb();

@@ -22,7 +22,7 @@ import {
   sensorCategories,
 } from '~/domain/alert-history';
 import { listAlertHistory, listMenuSensors, resolvePageFilter } from '~/models/alert-history.server';
-import { requireStoreAccess, requireUser } from '~/http/access.server';
+import { requireStoreUser } from '~/http/access.server';
 import { stopActiveAlert } from '~/services/alert-stop.server';
 import { fieldErrors } from '~/http/api.server';
 import { storeUrl } from '~/domain/urls';
@@ -32,9 +32,7 @@ export const meta: MetaFunction = () => [{ title: '警報履歴 | On-Reco' }];
 // /stores/{store_id}/warning_histories (000 §2 "Alert history"): the category menu, the date
 // range, ten rows a page, the CSV and the stop dialog. Refreshes on store events and every 60 s.
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const viewer = await requireUser(request);
-  const storeId = params.storeId ?? '';
-  await requireStoreAccess(viewer, storeId);
+  const { viewer, storeId } = await requireStoreUser(request, params);
   const db = getDb();
   const now = new Date();
   const search = Object.fromEntries(new URL(request.url).searchParams);
@@ -73,9 +71,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 // The stop dialog's form. Any user who can see the store may stop its alerts (decision 040).
 export async function action({ request, params }: ActionFunctionArgs) {
-  const viewer = await requireUser(request);
-  const storeId = params.storeId ?? '';
-  await requireStoreAccess(viewer, storeId);
+  const { viewer, storeId } = await requireStoreUser(request, params);
   const form = Object.fromEntries(await request.formData());
   const parsed = AlertStopSchema.safeParse(form);
   if (!parsed.success) {

@@ -3,15 +3,13 @@ import { getDb } from '~/db/db.server';
 import { ALERT_HISTORY_CSV_FILENAME, alertHistoryPageQuerySchema } from '~/domain/alert-history';
 import { csvDownloadHeaders } from '~/domain/csv';
 import { alertHistoryCsv, resolvePageFilter } from '~/models/alert-history.server';
-import { requireStoreAccess, requireUser } from '~/http/access.server';
+import { requireStoreUser } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 
 // The console's CSV link of /stores/{store_id}/warning_histories (session cookie): the same
 // file as GET /v1/alert_history/csv, for the page's category and dates.
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const viewer = await requireUser(request);
-  const storeId = params.storeId ?? '';
-  await requireStoreAccess(viewer, storeId);
+  const { viewer, storeId } = await requireStoreUser(request, params);
   const parsed = alertHistoryPageQuerySchema(new Date()).safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return json({ error: 'invalid_request', fields: fieldErrors(parsed.error) }, { status: 400 });
   const db = getDb();
