@@ -91,13 +91,13 @@ describe('body limits before authentication', () => {
 });
 
 describe('overload', () => {
-  it('answers a burst three times past a client\'s limit with 429 and Retry-After, never a 5xx or a timeout', async () => {
+  it('answers a burst three times past a client\'s limit (50 a second, 300 more a minute) with 429 and Retry-After, never a 5xx or a timeout', async () => {
     const token = await fetch(`${server.base}/on-reco/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'admin', password: TEST_PASSWORD }) });
     const { access_token } = await token.json();
     const headers = { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' };
-    // 150 requests at once from one token, whose limit is 50 a second; the writes carry a body the server reads before its 429.
+    // 1,050 requests at once from one token; the writes carry a body the server reads before its 429.
     const answers = await Promise.all(
-      Array.from({ length: 150 }, (_, i) =>
+      Array.from({ length: 1050 }, (_, i) =>
         (i % 3 === 0
           ? fetch(`${server.base}/on-reco/v1/notice`, { method: 'POST', headers, body: JSON.stringify({ title: 'burst', content: 'x'.repeat(50_000) }), signal: AbortSignal.timeout(15_000) })
           : fetch(`${server.base}/on-reco/v1/region`, { headers, signal: AbortSignal.timeout(15_000) })
@@ -108,10 +108,11 @@ describe('overload', () => {
     expect(statuses.filter((status) => status >= 500)).toEqual([]);
     expect(statuses.filter((status) => ![200, 400, 429].includes(status))).toEqual([]);
     const limited = answers.filter((answer) => answer.status === 429);
-    expect(limited.length).toBeGreaterThanOrEqual(90);
+    // 350 pass at once, and 50 more for each second the burst lasts.
+    expect(limited.length).toBeGreaterThanOrEqual(500);
     for (const answer of limited) {
       expect(Number(answer.retryAfter)).toBeGreaterThan(0);
-      expect(JSON.parse(answer.body).error).toBe('too_many_requests');
+      expect(['too_many_requests', 'busy']).toContain(JSON.parse(answer.body).error);
     }
   });
 });

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { MAX_DIAGRAM_BYTES, MAX_DIAGRAM_FILES } from '~/domain/diagram';
 
 // Limits that hold before a request reaches Remix, its authentication or its parsing: a body
@@ -65,12 +65,17 @@ const isStream = (path: string) => path === '/resources/events';
 export interface LoadLimits {
   /** Requests one process works on at once; past it, 429. */
   maxInFlight: number;
-  /** Requests per second per client (bearer token, session cookie, or else address). */
+  /** Requests per second per client (bearer token, session cookie, or else address)… */
   perClientPerSecond: number;
+  /** …plus this many more a minute in bursts (a script's or the demo's run through the stores). */
+  perClientBurstPerMinute: number;
 }
 
 export function shedLoad(limits: LoadLimits): RequestHandler {
-  const perClient = new RateLimiterMemory({ points: limits.perClientPerSecond, duration: 1 });
+  const perClient = new BurstyRateLimiter(
+    new RateLimiterMemory({ points: limits.perClientPerSecond, duration: 1 }),
+    new RateLimiterMemory({ keyPrefix: 'burst', points: limits.perClientBurstPerMinute, duration: 60 }),
+  );
   let inFlight = 0;
   return (req, res, next) => {
     if (isStream(req.path)) return next();

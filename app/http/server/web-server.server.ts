@@ -22,7 +22,7 @@ export interface WebServerOptions {
   load?: Partial<LoadLimits>;
 }
 
-export const DEFAULT_LOAD_LIMITS: LoadLimits = { maxInFlight: 64, perClientPerSecond: 50 };
+export const DEFAULT_LOAD_LIMITS: LoadLimits = { maxInFlight: 64, perClientPerSecond: 50, perClientBurstPerMinute: 300 };
 
 /** Server-sent events are not compressed: a compressed stream holds events back until a block fills. */
 const compressible = (req: express.Request, res: express.Response) =>
