@@ -21,8 +21,13 @@ function routeTree(build: ServerBuild): AgnosticRouteObject[] {
   return attach(children.get(undefined) ?? []);
 }
 
+/**
+ * The route's path template for a URL path. Remix's single-fetch data requests ask for the page's
+ * path plus `.data` (`/_root.data` for the root): they are named after their page.
+ */
 export function pathTemplateOf(routes: AgnosticRouteObject[], pathname: string): string {
-  const matches = matchRoutes(routes, pathname);
+  const page = pathname === '/_root.data' ? '/' : pathname.replace(/\.data$/, '');
+  const matches = matchRoutes(routes, page);
   if (!matches) return 'unmatched';
   const template = matches.map((match) => match.route.path).filter(Boolean).join('/');
   return `/${template}`.replace(/\/+/g, '/');

@@ -37,5 +37,7 @@ describe('pathTemplateOf', () => {
     expect(pathTemplateOf(routes, '/stores/S001/temp_graphs')).toBe('/stores/:storeId/temp_graphs');
     expect(pathTemplateOf(routes, '/on-reco/v1/stores/pin')).toBe('/on-reco/v1/stores/pin');
     expect(pathTemplateOf(routes, '/on-reco/v1/whatever/123')).toBe('/on-reco/v1/*');
+    // Single fetch: a page's data request is named after the page.
+    expect(pathTemplateOf(routes, '/stores/S001/temp_graphs.data')).toBe('/stores/:storeId/temp_graphs');
   });
 });
