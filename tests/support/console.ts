@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { ensureConsoleBuild } from './console-build';
 import { stopProcess } from './processes';
 import { freePort } from './ports';
@@ -20,7 +21,8 @@ export async function serveConsole(databaseUrl: string, env: Record<string, stri
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATABASE_URL: databaseUrl, SESSION_SECRET: 'bench-session-secret-0123456789', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', logs ? 'pipe' : 'ignore', 'inherit'],
   });
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => logs?.push(...chunk.split('\n').filter(Boolean)));
+  // Whole lines: a chunk of the pipe may end inside one.
+  if (child.stdout && logs) createInterface({ input: child.stdout }).on('line', (line) => line && logs.push(line));
   const base = `http://localhost:${port}`;
   const deadline = Date.now() + 60_000;
   while (!(await fetch(`${base}/login`).then((r) => r.ok).catch(() => false))) {

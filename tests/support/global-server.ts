@@ -39,7 +39,8 @@ export default async function setup(project: TestProject) {
       SESSION_SECRET: 'e2e-session-secret-0123456789',
       ONRECO_PUBLIC_URL: `http://localhost:${port}`,
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      LOG_LEVEL: 'warn',
+      // The tests provoke 4xx on purpose: the server's warn lines would only be noise here.
+      LOG_LEVEL: 'error',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
