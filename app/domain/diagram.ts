@@ -196,6 +196,8 @@ export type DiagramContentType = (typeof DIAGRAM_CONTENT_TYPES)[number];
 /** Each uploaded file is at most 10 MB; one call carries at most 5 files. */
 export const MAX_DIAGRAM_BYTES = 10 * 1024 * 1024;
 export const MAX_DIAGRAM_FILES = 5;
+/** A whole upload: the files at their largest, and 1 MB for the form's other fields and the multipart framing. */
+export const MAX_DIAGRAM_UPLOAD_BYTES = MAX_DIAGRAM_FILES * MAX_DIAGRAM_BYTES + 1024 * 1024;
 export const DIAGRAM_NAME_MAX = 255;
 /** What the file picker offers; the server still decides by content. */
 export const DIAGRAM_ACCEPT = '.pdf,.png,.jpg,.jpeg,.svg,application/pdf,image/png,image/jpeg,image/svg+xml';

@@ -1,5 +1,5 @@
 import { MaxPartSizeExceededError, type UploadHandler, unstable_parseMultipartFormData } from '@remix-run/node';
-import { classifyDiagramFile, DIAGRAM_MESSAGES, diagramNameOf, downloadNameOf, MAX_DIAGRAM_BYTES, MAX_DIAGRAM_FILES } from '~/domain/diagram';
+import { classifyDiagramFile, DIAGRAM_MESSAGES, diagramNameOf, downloadNameOf, MAX_DIAGRAM_BYTES, MAX_DIAGRAM_FILES, MAX_DIAGRAM_UPLOAD_BYTES } from '~/domain/diagram';
 import type { DiagramFile, UploadedDiagram } from '~/models/diagrams.server';
 
 // Diagram files over HTTP: reading an upload (multipart store_id + item_images[]) with its
@@ -9,7 +9,6 @@ import type { DiagramFile, UploadedDiagram } from '~/models/diagrams.server';
 export const FILE_FIELDS = new Set(['item_images[]', 'item_images']);
 const MAX_TEXT_FIELD_BYTES = 4096;
 /** Anything this long cannot be a valid upload: refused before it is read. */
-const MAX_BODY_BYTES = MAX_DIAGRAM_FILES * MAX_DIAGRAM_BYTES + 1024 * 1024;
 
 export type UploadFailure = {
   ok: false;
@@ -29,7 +28,7 @@ class TooManyFiles extends Error {}
 export async function readDiagramUpload(request: Request): Promise<UploadResult> {
   const fields: Record<string, string> = {};
   const length = Number(request.headers.get('Content-Length') ?? '0');
-  if (length > MAX_BODY_BYTES) return { ok: false, status: 413, reason: 'too_large', detail: `the upload is larger than ${MAX_DIAGRAM_FILES} files of ${MAX_DIAGRAM_BYTES} bytes`, fields };
+  if (length > MAX_DIAGRAM_UPLOAD_BYTES) return { ok: false, status: 413, reason: 'too_large', detail: `the upload is larger than ${MAX_DIAGRAM_FILES} files of ${MAX_DIAGRAM_BYTES} bytes`, fields };
   let fileCount = 0;
   const handler: UploadHandler = async ({ name, filename, data }) => {
     if (typeof filename === 'string') {

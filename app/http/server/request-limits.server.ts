@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { MAX_DIAGRAM_BYTES, MAX_DIAGRAM_FILES } from '~/domain/diagram';
+import { postReadings } from '~/domain/api/gateway';
+import { MAX_DIAGRAM_UPLOAD_BYTES } from '~/domain/diagram';
 
 // Limits that hold before a request reaches Remix, its authentication or its parsing: a body
 // larger than any call takes is refused from its Content-Length, and a burst larger than the
@@ -9,15 +10,15 @@ import { MAX_DIAGRAM_BYTES, MAX_DIAGRAM_FILES } from '~/domain/diagram';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const MiB = 1024 * 1024;
-/** Diagram uploads (the only multipart bodies), gateway batches, and everything else. */
+/** Diagram uploads (the only multipart bodies), gateway batches (as the call declares), and everything else. */
 export const BODY_LIMITS = {
-  upload: MAX_DIAGRAM_FILES * MAX_DIAGRAM_BYTES + MiB,
-  readings: 8 * MiB,
+  upload: MAX_DIAGRAM_UPLOAD_BYTES,
+  readings: postReadings.input.maxBytes ?? MiB,
   other: MiB,
 } as const;
 
 function bodyLimitOf(path: string, contentType: string): number {
-  if (path === '/on-reco/v1/gateway/readings') return BODY_LIMITS.readings;
+  if (path === postReadings.path) return BODY_LIMITS.readings;
   if (contentType.startsWith('multipart/form-data')) return BODY_LIMITS.upload;
   return BODY_LIMITS.other;
 }
