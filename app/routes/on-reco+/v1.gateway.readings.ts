@@ -1,7 +1,7 @@
-import { json } from '@remix-run/node';
 import { postReadings } from '~/domain/api/gateway';
 import { apiAction, apiNotAllowed } from '~/http/api-route.server';
 import { discardBody } from '~/http/api.server';
+import { retryLater } from '~/http/failures.server';
 import { ingestReadings } from '~/services/ingest.server';
 import { logger } from '~/services/logger.server';
 
@@ -16,7 +16,7 @@ const MAX_BODY_BYTES = postReadings.input.maxBytes ?? Number.POSITIVE_INFINITY;
 async function inFlightLimit(next: () => Promise<Response>, request: Request): Promise<Response> {
   if (inFlight >= MAX_IN_FLIGHT) {
     await discardBody(request, MAX_BODY_BYTES);
-    return json({ error: 'busy', error_description: 'The server is busy; retry later.' }, { status: 429, headers: { 'Retry-After': '2' } });
+    return retryLater('busy', 'The server is busy; retry later.', 2);
   }
   inFlight += 1;
   try {
