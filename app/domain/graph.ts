@@ -11,8 +11,6 @@ import { type DayRange, fromJapan, japanParts, parseCompact, toCompactDate } fro
 // ---- constants (000 §9) ----------------------------------------------------------------------
 
 export const GRAPH_MAX_PANELS = 2;
-/** The page refreshes its data every 60 s. */
-export const GRAPH_REFRESH_MS = 60_000;
 /** The loading overlay stays this long after the data arrived. */
 export const LOADING_OVERLAY_MS = 500;
 /** The y-axis reaches 10 °C beyond the lowest and highest value shown. */
