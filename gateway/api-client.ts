@@ -5,7 +5,8 @@ import https from 'node:https';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { parseRetryAfter } from './backoff';
-import { ErrorAnswerSchema, GATEWAY_API_PREFIX, PairAnswerSchema, ReadingsAnswerSchema, type ReadingsAnswer, type ReadingsRequest, type WireReading } from './protocol';
+import { HeardAnswerSchema, type HeardRequest } from './protocol';
+import { ErrorAnswerSchema, GATEWAY_API_PREFIX, HealthAnswerSchema, type HealthReport, PairAnswerSchema, ReadingsAnswerSchema, type ReadingsAnswer, type ReadingsRequest, type WireReading } from './protocol';
 
 /** Why a call did not get a usable answer. */
 export type ApiFailure =
@@ -83,12 +84,27 @@ export class ApiClient {
     return this.parseJson(res.value, z.unknown());
   }
 
-  async postReadings(readings: WireReading[], bufferOverflow: boolean): Promise<ApiResult<ReadingsAnswer>> {
-    const body: ReadingsRequest = { readings };
+  async postReadings(readings: WireReading[], bufferOverflow: boolean, health?: HealthReport): Promise<ApiResult<ReadingsAnswer>> {
+    const body: ReadingsRequest & { health?: HealthReport } = { readings };
     if (bufferOverflow) body.buffer_overflow = true;
+    if (health) body.health = health;
     const res = await this.request('POST', '/readings', { json: body, gzip: true });
     if (!res.ok) return res;
     return this.parseJson(res.value, ReadingsAnswerSchema);
+  }
+
+  /** POST /heard: BLE sensors heard that are not in the config (issue 12). */
+  async postHeard(report: HeardRequest): Promise<ApiResult<{ stored: number }>> {
+    const res = await this.request('POST', '/heard', { json: report });
+    if (!res.ok) return res;
+    return this.parseJson(res.value, HeardAnswerSchema);
+  }
+
+  /** The health report on its own (nothing to upload, or something that cannot wait); small, so not gzipped. */
+  async postHealth(report: HealthReport): Promise<ApiResult<{ stored: boolean }>> {
+    const res = await this.request('POST', '/health', { json: report });
+    if (!res.ok) return res;
+    return this.parseJson(res.value, HealthAnswerSchema);
   }
 
   private parseJson<T>(res: RawResponse, schema: z.ZodType<T, z.ZodTypeDef, unknown>): ApiResult<T> {

@@ -162,6 +162,20 @@ export class ReadingBuffer {
     return value === null ? Number.NEGATIVE_INFINITY : Number(value);
   }
 
+  /** Readings dropped because the buffer was full, since it was created. */
+  droppedTotal(): number {
+    return Number(this.meta(META_DROPPED) ?? 0);
+  }
+
+  /** The oldest reading's measured_at, or null when empty. */
+  oldestMeasuredAt(): string | null {
+    return this.oldest(1)[0]?.measuredAt ?? null;
+  }
+
+  get maxRows(): number {
+    return this.options.maxRows;
+  }
+
   overflowPending(): boolean {
     return this.meta(META_OVERFLOW) === '1';
   }

@@ -41,6 +41,8 @@ export const GatewayConfigSchema = z
     bufferWarnRatio: z.coerce.number().gt(0).max(1).default(0.8).describe('warn when the buffer is this full'),
     statusIntervalSeconds: int(1).default(10).describe('how often the daemon writes its status file'),
     exitWhenDrained: booleanish.default(false).describe('replay: finish the file, upload everything, exit 0 once the buffer is empty'),
+    modem: z.string().regex(/^(modemmanager|none|replay:.+)$/, 'must be modemmanager, none or replay:FILE').default('modemmanager').describe('LTE signal for the health report: modemmanager (D-Bus), none, or replay:FILE (recorded answers)'),
+    healthCheckSeconds: int(1, 300).default(30).describe('how often the health report is collected (sent when due: hourly with uploads, every 5 minutes when idle, at once on a change that matters)'),
   })
   .strict();
 

@@ -8,12 +8,17 @@ import { ConfigRefresher } from './config-refresher';
 import { Credentials } from './credentials';
 import { ReadingBuffer } from './buffer';
 import { ensureDataDir } from './files';
+import { HEARD_REPORT_INTERVAL_MS, HeardReporter } from './heard-reporter';
 import type { Logger } from './log';
 import { Recorder } from './recorder';
 import { createSource, type AdvertisementSource } from './sources/index';
 import { BUFFER_FILE, DataDir, STATUS_FILE } from './state';
 import { StatusWriter } from './status';
 import { Uploader } from './uploader';
+import { collectHealth } from './health/collector';
+import { createModemSource } from './health/modem';
+import { HealthReporter } from './health/reporter';
+import { GATEWAY_VERSION } from './version';
 
 interface Component {
   start(): Promise<void>;
@@ -87,7 +92,42 @@ export class Controller {
       backoff,
       onConfig: (storeConfig) => recorder.setConfig(storeConfig),
     });
+    const heardReporter = new HeardReporter({
+      credentials,
+      logger: logger.child({ module: 'heard' }),
+      intervalMs: HEARD_REPORT_INTERVAL_MS,
+      requestTimeoutMs: config.requestTimeoutMs,
+      isStoreSensor: (address) => recorder.storeSensors().some((sensor) => sensor.serialNo === address),
+    });
+    const startedAtMs = Date.now();
+    // A replayed or simulated gateway has no modem of its own unless one is named (replay:FILE).
+    const modem = createModemSource(config.source !== 'bluez' && config.modem === 'modemmanager' ? 'none' : config.modem);
+    let uploaderRef: Uploader | null = null;
+    const health = new HealthReporter({
+      collect: () =>
+        collectHealth({
+          version: GATEWAY_VERSION,
+          startedAtMs,
+          buffer,
+          dataDir: config.dataDir,
+          source: () => source,
+          sensorsLastSeen: () => recorder.status().sensors.map((sensor) => sensor.lastSeen),
+          heardWindowMs: (recorder.status().samplingIntervalSeconds ?? 60) * 1000 * 2,
+          modem,
+          now: () => Date.now(),
+        }),
+      credentials,
+      logger: logger.child({ module: 'health' }),
+      requestTimeoutMs: config.requestTimeoutMs,
+      lastUploadAt: () => {
+        const at = uploaderRef?.status().lastSuccessAt;
+        return at ? Date.parse(at) : null;
+      },
+      checkMs: config.healthCheckSeconds * 1000,
+      close: () => modem.close(),
+    });
     const uploader = new Uploader({
+      health,
       buffer,
       credentials,
       logger: logger.child({ module: 'uploader' }),
@@ -97,11 +137,15 @@ export class Controller {
       retryAfterMaxMs: config.retryAfterMaxSeconds * 1000,
       requestTimeoutMs: config.requestTimeoutMs,
     });
+    uploaderRef = uploader;
     source = createSource(
       config,
       () => recorder.storeSensors(),
       {
-        onAdvertisement: (heard) => recorder.handle(heard),
+        onAdvertisement: (heard) => {
+          recorder.handle(heard);
+          heardReporter.note(heard);
+        },
         onEnd: () => void this.sourceEnded(recorder, uploader),
         onError: (error) => {
           logger.error({ err: error }, 'advertisement source failed');
@@ -125,6 +169,7 @@ export class Controller {
         config: refresher.status(),
         recorder: recorder.status(),
         uploader: uploader.status(),
+        health: health.status(),
       }),
       logger.child({ module: 'status' }),
     );
@@ -134,7 +179,9 @@ export class Controller {
       ['config', refresher],
       ['aggregator', recorder],
       ['uploader', uploader],
+      ['heard', heardReporter],
       ['status', statusWriter],
+      ['health', health],
       ['source', source],
     ] as const) {
       await component.start();

@@ -99,3 +99,79 @@ export type ReadingsAnswer = z.output<typeof ReadingsAnswerSchema>;
 
 /** The body of an answer that is not 2xx. */
 export const ErrorAnswerSchema = z.object({ error: z.string(), error_description: z.string().optional() });
+
+// ---- POST /heard (issue 12) --------------------------------------------------------------------
+
+/** At most this many addresses in one /heard report. */
+export const MAX_HEARD_PER_REPORT = 200;
+
+/** A BLE sensor the gateway hears that is not in its config: its address, decoded format, last temperature and signal. */
+export const HeardSensorSchema = z.object({
+  serial_no: z.string().max(17).transform((value) => value.toUpperCase()).pipe(z.string().regex(BLE_ADDRESS, 'serial_no is a BLE address AA:BB:CC:DD:EE:FF')),
+  format: z.string().trim().min(1, 'format is required').max(40).regex(/^[\w.-]+$/, 'format is a decoder name'),
+  temperature: z.number().min(-60).max(150).nullable(),
+  receive_sensitivity: z.number().int().min(-127).max(20).nullable(),
+  heard_at: z.string().regex(COMPACT_DATE_TIME, 'heard_at is YYYYMMDDHHmmss'),
+});
+export type HeardSensor = z.input<typeof HeardSensorSchema>;
+
+export const HeardRequestSchema = z.object({
+  sensors: z.array(HeardSensorSchema).max(MAX_HEARD_PER_REPORT, `at most ${MAX_HEARD_PER_REPORT} sensors per report`),
+});
+export type HeardRequest = { sensors: HeardSensor[] };
+
+export const HeardAnswerSchema = z.object({ stored: z.number().int().min(0) });
+// ---- POST /health, and `health` beside a readings batch (docs/decisions/160) ---------------------
+
+/** With nothing to upload, the gateway still reports at least this often. */
+export const HEALTH_IDLE_SECONDS = 5 * 60;
+/** Beside uploads, a report rides along this often, and at once when something that matters changed. */
+export const HEALTH_PIGGYBACK_SECONDS = 60 * 60;
+export const MAX_HEALTH_VERSION_LENGTH = 64;
+export const BLE_ADAPTER_STATES = ['on', 'off', 'simulated', 'unknown'] as const;
+export type BleAdapterState = (typeof BLE_ADAPTER_STATES)[number];
+
+const count = (field: string, max = 2 ** 50) =>
+  z.number({ invalid_type_error: `${field} is a whole number` }).int(`${field} is a whole number`).min(0, `${field} cannot be negative`).max(max, `${field} is at most ${max}`);
+/** Printable text only: no control characters, no lone surrogates (what a database column can hold). */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const printable = (value: string) => !/[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
+
+/** What a gateway says about itself. LTE RSSI is null when the modem does not tell (never made up). */
+export const HealthReportSchema = z
+  .object({
+    reported_at: z.string().regex(COMPACT_DATE_TIME, 'reported_at is YYYYMMDDHHmmss'),
+    version: z
+      .string()
+      .trim()
+      .min(1, 'version is required')
+      .max(MAX_HEALTH_VERSION_LENGTH, `version is at most ${MAX_HEALTH_VERSION_LENGTH} characters`)
+      .refine(printable, 'version has characters that are not printable'),
+    uptime_seconds: count('uptime_seconds').max(20 * 365 * 86_400, 'uptime_seconds is more than 20 years'),
+    buffer_depth: count('buffer_depth', 1_000_000_000),
+    buffer_capacity: count('buffer_capacity', 1_000_000_000).min(1, 'buffer_capacity is at least 1'),
+    oldest_unsent_at: z.string().regex(COMPACT_DATE_TIME, 'oldest_unsent_at is YYYYMMDDHHmmss').nullable(),
+    disk_free_bytes: count('disk_free_bytes').nullable(),
+    disk_total_bytes: count('disk_total_bytes').nullable(),
+    ble_adapter: z.enum(BLE_ADAPTER_STATES),
+    sensors_heard: count('sensors_heard').max(100_000, 'sensors_heard is at most 100000'),
+    lte_rssi: z.number().min(-150, 'lte_rssi is -150 to 0 dBm').max(0, 'lte_rssi is -150 to 0 dBm').nullable(),
+    dropped_total: count('dropped_total'),
+  })
+  .refine((h) => h.buffer_depth <= h.buffer_capacity, { message: 'buffer_depth cannot exceed buffer_capacity', path: ['buffer_depth'] })
+  .refine((h) => h.disk_free_bytes === null || h.disk_total_bytes === null || h.disk_free_bytes <= h.disk_total_bytes, {
+    message: 'disk_free_bytes cannot exceed disk_total_bytes',
+    path: ['disk_free_bytes'],
+  });
+export type HealthReport = z.input<typeof HealthReportSchema>;
+
+/** A readings batch that may carry the health report; the console checks `health` on its own, so a bad one never costs the readings. */
+export const ReadingsWithHealthRequestSchema = ReadingsRequestSchema.extend({ health: z.unknown().optional() });
+
+export const HealthAnswerSchema = z.object({ stored: z.boolean() });
+
+/** The buffer fill at which the console raises its alarm (OE00000006) and the gateway reports at once. */
+export const HEALTH_BUFFER_ALARM_RATIO = 0.8;
+/** The disk is nearly full below this share free (or below HEALTH_DISK_LOW_BYTES). */
+export const HEALTH_DISK_LOW_RATIO = 0.05;
+export const HEALTH_DISK_LOW_BYTES = 100 * 1024 * 1024;

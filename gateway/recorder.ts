@@ -150,7 +150,7 @@ export class Recorder {
       if (this.clockNotSet === 1) this.options.logger.error({ now: new Date(ts).toISOString() }, 'system clock is not set: advertisements are not recorded until it is');
       return;
     }
-    const explained = explainAdvertisement(adv, sensor.key ? { key: sensor.key } : {});
+    const explained = explainAdvertisement(adv, sensor.key ? { key: sensor.key, registeredSensor: true } : { registeredSensor: true });
     if (!explained.ok) {
       seen.dropped.undecodable += 1;
       seen.lastProblem = explained.reason;

@@ -8,6 +8,7 @@ import { notYetHeard, type RecorderStatus, type SensorSeen } from './recorder';
 import { BUFFER_FILE, DataDir, STATUS_FILE } from './state';
 import { parseMeasuredAt } from './time';
 import type { UploaderStatus } from './uploader';
+import type { HealthReporterStatus } from './health/reporter';
 
 export interface DaemonStatus {
   pid: number;
@@ -21,6 +22,7 @@ export interface DaemonStatus {
   config: ConfigRefresherStatus;
   recorder: RecorderStatus;
   uploader: UploaderStatus;
+  health?: HealthReporterStatus;
 }
 
 export class StatusWriter {

@@ -3,7 +3,7 @@
 // errors, 408, 429 and 5xx are retried with exponential backoff and full jitter, never sooner
 // than Retry-After; a backlog drains back-to-back as fast as the server answers.
 import { ApiClient, describeFailure, type ApiFailure } from './api-client';
-import type { ReadingsAnswer, WireReading } from './protocol';
+import type { HealthReport, ReadingsAnswer, WireReading } from './protocol';
 import { retryDelay, sleep, type BackoffPolicy } from './backoff';
 import type { BufferedReading, ReadingBuffer } from './buffer';
 import type { Credentials } from './credentials';
@@ -23,6 +23,8 @@ export interface UploaderOptions {
   credentialsPollMs?: number;
   random?: () => number;
   now?: () => number;
+  /** The health report to carry with the next batch (health/reporter.ts), told when it was delivered. */
+  health?: { take(): HealthReport | undefined; delivered(report: HealthReport): void };
 }
 
 export type UploaderPhase = 'idle' | 'uploading' | 'waiting-retry' | 'token-revoked' | 'not-paired' | 'stopped';
@@ -142,10 +144,12 @@ export class Uploader {
         now: this.options.now,
       });
       const started = this.now();
-      const result = await client.postReadings(batch.map(toWire), overflow);
+      const health = this.options.health?.take();
+      const result = await client.postReadings(batch.map(toWire), overflow, health);
       if (this.stopped && !result.ok) break;
 
       if (result.ok) {
+        if (health) this.options.health?.delivered(health);
         this.answered(batch, result.value, overflow);
         retryAttempt = 0;
         this.state.consecutiveFailures = 0;

@@ -5,6 +5,14 @@ import * as gatewayPairing from './2026-11-21-03-gateway-pairing';
 import * as dashboardOrder from './2026-11-21-04-dashboard-order';
 import * as measurementBuckets from './2026-11-22-30-measurement-buckets';
 import * as requestLimits from './2026-11-24-10-request-limits';
+import * as sensorSettings from './2026-11-24-20-sensor-settings';
+import * as userMaster from './2026-11-24-30-user-master';
+import * as auditHashChain from './2026-11-24-32-audit-hash-chain';
+import * as reportJobs from './2026-11-24-40-report-jobs';
+import * as haccpSignoffs from './2026-11-24-41-haccp-signoffs';
+import * as gatewayHealth from './2026-11-24-50-gateway-health';
+import * as auditCheckpoint from './2026-11-24-62-audit-checkpoint';
+import * as usersLiveIndex from './2026-11-24-63-users-live-index';
 
 // Every migration, in order. A static list (rather than reading the folder at run time) works
 // the same under tsx, vitest and a bundled server. Add new migrations at the end.
@@ -15,4 +23,12 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21-04-dashboard-order': dashboardOrder,
   '2026-11-22-30-measurement-buckets': measurementBuckets,
   '2026-11-24-10-request-limits': requestLimits,
+  '2026-11-24-20-sensor-settings': sensorSettings,
+  '2026-11-24-30-user-master': userMaster,
+  '2026-11-24-32-audit-hash-chain': auditHashChain,
+  '2026-11-24-40-report-jobs': reportJobs,
+  '2026-11-24-41-haccp-signoffs': haccpSignoffs,
+  '2026-11-24-50-gateway-health': gatewayHealth,
+  '2026-11-24-62-audit-checkpoint': auditCheckpoint,
+  '2026-11-24-63-users-live-index': usersLiveIndex,
 };

@@ -66,8 +66,9 @@ async function main() {
   const web = dev
     ? spawn('npx', ['remix', 'dev'], { stdio: 'inherit' })
     : spawn(process.execPath, ['--import', 'tsx', 'scripts/server.ts'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-  const worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], { stdio: 'inherit' });
-  for (const child of [web, worker]) {
+  // Two worker lanes: report rendering never holds up alert mails (app/jobs/worker.server.ts).
+  const workers = ['alerts', 'reports'].map((lane) => spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts', lane], { stdio: 'inherit' }));
+  for (const child of [web, ...workers]) {
     children.push(child);
     child.once('exit', (code) => {
       if (!stopping) log.error({ code }, 'a process of the console stopped; stopping the others');

@@ -56,6 +56,8 @@ export interface UserTable {
   temporary_password_expires_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
+  /** Set when the user was deleted: the row stays as a tombstone so history keeps the name (migration 2026-11-24-30). */
+  deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface UserUsergroupTable { user_id: number; usergroup_id: number }
@@ -289,6 +291,12 @@ export interface ReportHistoryTable {
   content: Buffer | null;
   created_by: number | null;
   create_datetime: CreatedAt;
+  /** The row is the report's job (migration 2026-11-24-40): pending (作成中), done, failed. */
+  state: ColumnType<'pending' | 'done' | 'failed', 'pending' | 'done' | 'failed' | undefined, 'pending' | 'done' | 'failed'>;
+  request: Json<unknown> | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  finished_at: Timestamp | null;
 }
 
 export interface MailOutboxTable {
@@ -303,6 +311,9 @@ export interface MailOutboxTable {
   last_error: string | null;
   sent_at: Timestamp | null;
   alert_history_id: number | null;
+  /** A produced report attached by reference (report_history), not copied into the row. */
+  attachment_store_id: ColumnType<string | null, string | null | undefined, string | null>;
+  attachment_history_no: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface AuditLogTable {
@@ -314,6 +325,29 @@ export interface AuditLogTable {
   target_id: string | null;
   store_id: string | null;
   details: Json<unknown>;
+  /** The writer's name when the row was written (kept when the user is deleted). */
+  user_name: string | null;
+  /** The hash chain (decision 130): the previous row's row_hash, and this row's. Written only by audit_append(). */
+  prev_hash: string | null;
+  row_hash: string | null;
+}
+
+/** The audit chain's head: the last row appended and its hash (one row, locked by each append). */
+export interface AuditChainHeadTable {
+  chain: number;
+  last_id: number;
+  last_hash: string;
+}
+
+export interface AuditCheckpointTable {
+  chain: number;
+  last_id: number;
+  last_hash: string;
+  checked: number;
+  broken: unknown;
+  changes: number;
+  walked_at: Date;
+  full_walk_at: Date;
 }
 
 export interface Database {
@@ -347,8 +381,15 @@ export interface Database {
   report_history: ReportHistoryTable;
   mail_outbox: MailOutboxTable;
   audit_log: AuditLogTable;
+  audit_chain_head: AuditChainHeadTable;
   request_limits: RequestLimitTable;
   known_sign_in_addresses: KnownSignInAddressTable;
+  sensor_settings_history: SensorSettingsHistoryTable;
+  heard_sensors: HeardSensorTable;
+  haccp_signoffs: HaccpSignoffTable;
+  gateway_health: GatewayHealthTable;
+  gateway_health_history: GatewayHealthHistoryTable;
+  audit_checkpoint: AuditCheckpointTable;
 }
 
 /** rate-limiter-flexible's RateLimiterPostgres layout: points used until `expire` (epoch ms). */
@@ -363,3 +404,66 @@ export interface KnownSignInAddressTable {
   address_hash: string;
   last_signed_in_at: Date;
 }
+
+/** A sensor's settings while they were in force (effective_to null: in force now). */
+export interface SensorSettingsHistoryTable {
+  store_id: string;
+  equipment_id: number;
+  effective_from: Timestamp;
+  effective_to: Timestamp | null;
+  lower_limit: number | null;
+  upper_limit: number | null;
+  guard_time: number | null;
+  snoozing_time: number | null;
+  time_constant: number | null;
+  def_time: Json<DefrostRange[]>;
+}
+
+/** The latest report of a BLE address a store's gateway hears that is not one of its sensors. */
+export interface HeardSensorTable {
+  store_id: string;
+  serial_no: string;
+  format: string;
+  temperature: number | null;
+  receive_sensitivity: number | null;
+  heard_at: Timestamp;
+  reported_at: CreatedAt;
+}
+
+/** A sign-off of a store's HACCP daily record (migration 2026-11-24-41). */
+export interface HaccpSignoffTable {
+  store_id: string;
+  signoff_id: Identity;
+  day: DateColumn;
+  user_id: number | null;
+  user_name: string;
+  signed_at: Timestamp;
+  note: string | null;
+  issue_count: number;
+}
+
+/** A gateway's health report as stored (migration 2026-11-24-50): the latest per store. */
+export interface GatewayHealthColumns {
+  store_id: string;
+  reported_at: Timestamp;
+  received_at: Timestamp;
+  version: string;
+  uptime_seconds: number;
+  buffer_depth: number;
+  buffer_capacity: number;
+  oldest_unsent_at: Timestamp | null;
+  disk_free_bytes: number | null;
+  disk_total_bytes: number | null;
+  ble_adapter: string;
+  sensors_heard: number;
+  lte_rssi: number | null;
+  dropped_total: number;
+}
+
+export interface GatewayHealthTable extends GatewayHealthColumns {
+  buffer_alarm: Generated<boolean>;
+  loss_alarm: Generated<boolean>;
+}
+
+/** 30 days of reports (purged by jobs/gateway-health-purge.server.ts). */
+export type GatewayHealthHistoryTable = GatewayHealthColumns;

@@ -1,9 +1,16 @@
 import { sql } from 'kysely';
+import { seedGatewayHealth } from './seed-gateway-health.server';
 import type { Db } from '~/db/db.server';
 import { ensureMeasurementPartitions } from '~/models/measurement-partitions.server';
 import { CURVE_COLUMNS, curveRow, curveSql, MINUTE_MS } from './chain/curves';
 import { buildDemoPlan, CHUNK_MINUTES, type DemoPlan, type PlannedSensor, type PlannedStore } from './chain/plan';
 import { hashPassword } from '../services/password.server';
+import { seedAuditTrail } from './seed-audit.server';
+import { seedMasters } from './seed-masters.server';
+import { seedSensorSettings } from './seed-sensor-settings.server';
+import { seedAlertStops } from './seed-alert-stops.server';
+import { seedReports } from './seed-reports.server';
+import { seedHaccpSignoffs } from './seed-haccp.server';
 
 // Seeds the demo chain (app/services/demo/*) into an empty database: what every new user of
 // the console sees on day one. The readings (millions of rows) are generated inside PostgreSQL
@@ -66,13 +73,22 @@ export async function seedDemoChain(db: Db, options: SeedOptions): Promise<DemoS
   let measurements = 0;
   try {
     measurements = await insertReadings(db, sensors, equipmentIdOf);
-    await db.transaction().execute((trx) => writeChain(trx, plan, equipmentIdOf, passwordHash));
+    await db.transaction().execute(async (trx) => {
+      await writeChain(trx, plan, equipmentIdOf, passwordHash);
+      await seedMasters(trx, plan.now);
+      await seedAlertStops(trx, plan.now);
+    });
+    await seedAuditTrail(db, plan);
   } catch (error) {
     await sql`delete from measurements where store_id = any(${plan.stores.map((s) => s.storeId)}::text[])
       and equipment_id = any(${[...equipmentIds.values()]}::int[])`.execute(db);
     throw error;
   }
+  await seedSensorSettings(db, plan.now, plan.days);
   await sql`analyze measurements`.execute(db);
+  await seedReports(db, plan.now);
+  await seedHaccpSignoffs(db, plan.now, plan.days);
+  await seedGatewayHealth(db, plan.now);
   return {
     days: plan.days,
     companies: plan.companies.length,

@@ -7,6 +7,10 @@ export const ALERT_CODES = {
   batteryLow: 'OE00000003',
   sensorError: 'OE00000004',
   noCommunication: 'OE00000005',
+  /** Store-level: the gateway's buffer passed 80 % or its disk is nearly full (docs/decisions/161). */
+  gatewayBufferFilling: 'OE00000006',
+  /** Store-level: the gateway dropped readings (buffer full); alert_data1 holds how many. */
+  gatewayReadingsLost: 'OE00000007',
 } as const;
 
 export type AlertCode = (typeof ALERT_CODES)[keyof typeof ALERT_CODES];
@@ -40,4 +44,9 @@ export function alertText(code: AlertCode, language: Language, status: number): 
 /** The message for the store-level no-communication alert (alert history row without equipment_id). */
 export function gatewayDownText(language: Language): string {
   return textsFor(language).gatewayDown;
+}
+
+/** The store-level alerts about the gateway itself (no sensor): their own text, not the no-communication one. */
+export function isGatewayHealthAlert(code: AlertCode): boolean {
+  return code === ALERT_CODES.gatewayBufferFilling || code === ALERT_CODES.gatewayReadingsLost;
 }

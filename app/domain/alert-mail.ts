@@ -1,4 +1,4 @@
-import { type AlertCode, alertText, gatewayDownText, type Language } from './alert-codes';
+import { type AlertCode, alertText, gatewayDownText, isGatewayHealthAlert, type Language } from './alert-codes';
 import { formatDegrees } from './format';
 import { formatDateTime } from './japan-time';
 import { textsFor } from './texts';
@@ -16,12 +16,14 @@ export interface AlertMailFacts {
   upperLimit: number | null;
   at: Date;
   graphUrl: string | null;
+  /** Readings the gateway dropped (OE00000007), or absent. */
+  lost?: number | null;
 }
 
 /** The alert mail in the user's language: store, sensor, the 000 §8 text, temperature and limits, Japan time, graph link. */
 export function alertMail(facts: AlertMailFacts, language: Language): { subject: string; text: string } {
   // The mail reads as the alert's confirmed (status 2) wording: it is sent once the alert is open.
-  const message = facts.equipmentName === null ? gatewayDownText(language) : alertText(facts.code, language, 2);
+  const message = facts.equipmentName === null && !isGatewayHealthAlert(facts.code) ? gatewayDownText(language) : alertText(facts.code, language, 2);
   const where = facts.equipmentName === null ? facts.storeName : `${facts.storeName} ${facts.equipmentName}`;
   const texts = textsFor(language).alertMail;
   const kind = texts.kinds[facts.kind];
@@ -34,6 +36,7 @@ export function alertMail(facts: AlertMailFacts, language: Language): { subject:
     `${texts.store}${facts.storeName}`,
     ...(facts.equipmentName === null ? [] : [`${texts.sensor}${facts.equipmentName}`, `${texts.temperature}${temperature}`, `${texts.limits}${limits}`]),
     texts.time(formatDateTime(facts.at)),
+    ...(facts.lost !== undefined && facts.lost !== null ? [texts.lost(facts.lost)] : []),
   ];
   if (facts.graphUrl) lines.push('', `${texts.graph}${facts.graphUrl}`);
   lines.push('', texts.footer);

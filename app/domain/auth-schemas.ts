@@ -53,6 +53,9 @@ export const AuthInfoSchema = z.strictObject({
   authority: z.number().int(),
 });
 
+/** DELETE /on-reco/token. */
+export const TokenRevokedSchema = z.strictObject({ revoked: z.literal(true) });
+
 /** POST /v1/user/pass. */
 export const PasswordChangedSchema = z.strictObject({ result: z.literal('changed') });
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { MAX_FUTURE_MS, PairRequestSchema as WirePairRequestSchema, ReadingSchema, ReadingsRequestSchema } from '../../gateway/protocol';
+import { MAX_FUTURE_MS, PairRequestSchema as WirePairRequestSchema, ReadingSchema, ReadingsWithHealthRequestSchema } from '../../gateway/protocol';
 import { dbText } from './input-schemas';
 import { parseCompact } from './japan-time';
 
@@ -8,8 +8,8 @@ import { parseCompact } from './japan-time';
 // the console decides about a reading (its clock, its rounding) stays here.
 
 export * from '../../gateway/protocol';
-/** The names the console used before the protocol had its own module. */
-export { ReadingsRequestSchema as ReadingsBatchSchema, ReadingSchema as GatewayReadingSchema };
+/** The names the console used before the protocol had its own module (a batch may carry the health report, checked on its own). */
+export { ReadingsWithHealthRequestSchema as ReadingsBatchSchema, ReadingSchema as GatewayReadingSchema };
 
 /** A pairing as the console reads it: the protocol's, with a gateway_info PostgreSQL can store (gateway/ cannot import the rule). */
 export const PairRequestSchema = WirePairRequestSchema.extend({ gateway_info: dbText().trim().min(1, 'gateway_info is required').max(255) });

@@ -228,6 +228,9 @@ export function axisRange(values: Iterable<number>): { min: number; max: number 
 export interface ValueBand {
   from: number;
   to: number;
+  /** Minutes from the period start when the band holds for part of it only (settings over time); the whole period otherwise. */
+  start?: number;
+  end?: number;
 }
 
 /**
@@ -462,4 +465,61 @@ export interface GraphPanelView {
   thresholdBands: ValueBand[];
   /** The limits drawn as lines (one sensor shown). */
   limits: number[];
+  /** The limits in force over the period, a step per settings period (one sensor shown); drawn instead of flat lines. */
+  limitSteps?: LimitStep[];
+}
+
+// ---- settings over time (DESIGN.md "Settings over time") ---------------------------------------
+
+/** A sensor's limits over part of a period: minutes from the period start, end exclusive. */
+export interface LimitStep {
+  start: number;
+  end: number;
+  lower: number | null;
+  upper: number | null;
+}
+
+/** A settings period as the history gives it (to null: still in force). */
+export interface SettingsSpan {
+  from: Date;
+  to: Date | null;
+  lowerLimit: number | null;
+  upperLimit: number | null;
+  defrost: readonly DayRange[];
+}
+
+/** The spans clipped to the period, in minutes from its start, oldest first. */
+function clippedSpans(spans: readonly SettingsSpan[], period: Pick<GraphPeriod, 'since' | 'until'>): { start: number; end: number; span: SettingsSpan }[] {
+  const length = (period.until.getTime() - period.since.getTime()) / MINUTE_MS;
+  return [...spans]
+    .sort((a, b) => a.from.getTime() - b.from.getTime())
+    .map((span) => ({
+      start: Math.max(0, Math.floor((span.from.getTime() - period.since.getTime()) / MINUTE_MS)),
+      end: span.to === null ? length : Math.min(length, Math.floor((span.to.getTime() - period.since.getTime()) / MINUTE_MS)),
+      span,
+    }))
+    .filter((clip) => clip.end > clip.start);
+}
+
+/** The limits in force at each moment of the period (one sensor's spans). */
+export function limitStepsInPeriod(spans: readonly SettingsSpan[], period: Pick<GraphPeriod, 'since' | 'until'>): LimitStep[] {
+  return clippedSpans(spans, period).map(({ start, end, span }) => ({ start, end, lower: span.lowerLimit, upper: span.upperLimit }));
+}
+
+/** The out-of-limit zones of each step (within the threshold band), each over its step's time. */
+export function stepThresholdBands(steps: readonly LimitStep[]): ValueBand[] {
+  // One setting over the whole period: plain bands, as before the history.
+  if (steps.length === 1) return thresholdBands([{ lowerLimit: steps[0].lower, upperLimit: steps[0].upper }]);
+  return steps.flatMap((step) =>
+    thresholdBands([{ lowerLimit: step.lower, upperLimit: step.upper }]).map((band) => ({ ...band, start: step.start, end: step.end })),
+  );
+}
+
+/** A sensor's defrost ranges over the period, each day's from the settings in force that day. */
+export function defrostInSpans(spans: readonly SettingsSpan[], period: GraphPeriod): MinuteRange[] {
+  return clippedSpans(spans, period).flatMap(({ start, end, span }) =>
+    dailyRangesInPeriod(span.defrost, period)
+      .map(([from, to]): MinuteRange => [Math.max(from, start), Math.min(to, end)])
+      .filter(([from, to]) => to > from),
+  );
 }

@@ -35,6 +35,8 @@ export const PERMISSIONS = {
   storeSettings: ['administrator', 'maintenance', 'caseManager', 'areaManager'],
   storeManagement: ['administrator', 'maintenance'],
   editDiagram: ['administrator', 'maintenance', 'caseManager', 'areaManager'],
+  auditLog: ['administrator'],
+  gatewayList: ['administrator', 'maintenance'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -90,7 +92,14 @@ export const HEADER_MENUS: readonly MenuSection[] = [
       { key: 'companies', label: '会社', to: appUrl.companyMaster },
       { key: 'storegroups', label: '店舗グループ', to: appUrl.storegroupMaster },
       { key: 'usergroups', label: 'ユーザーグループ', to: appUrl.usergroupMaster },
+      { key: 'auditLog', label: '監査ログ', to: appUrl.auditLog, permission: 'auditLog' },
     ],
+  },
+  {
+    key: 'gateways',
+    label: 'ゲートウェイ',
+    permission: 'gatewayList',
+    links: [{ key: 'gatewayList', label: 'ゲートウェイ一覧', to: appUrl.gatewayList }],
   },
 ];
 
@@ -108,6 +117,7 @@ export function storeMenu(storeId: string): readonly MenuSection[] {
         { key: 'alertHistory', label: '警報履歴', to: storeUrl.alertHistory(storeId) },
         { key: 'graphs', label: '温度グラフ', to: storeUrl.graphs(storeId) },
         { key: 'reports', label: 'レポート', to: storeUrl.reports(storeId) },
+        { key: 'haccp', label: 'HACCP記録', to: storeUrl.haccp(storeId) },
         { key: 'diagram', label: 'センサ配置図', to: storeUrl.diagram(storeId) },
       ],
     },

@@ -144,6 +144,9 @@ export const GatewayExchangeSchema = z.object({
     .max(GATEWAY_INFO_MAX, maxLength(GATEWAY_INFO_MAX)),
 });
 
+/** POST /v1/stores/gateway: the store and its new gateway (the store management page's exchange, for the API and the CLI). */
+export const GatewayExchangeRequestSchema = StoreIdSchema.extend(GatewayExchangeSchema.shape);
+
 /**
  * POST /v1/equipments/removal {store_id, gateway_info}: removes the store's gateway. A
  * non-empty gateway_info must be the store's current gateway (a stale page is refused); the
@@ -246,6 +249,9 @@ export const StoreSaveAnswerSchema = z.union([StoreInfoAnswerSchema, z.strictObj
 
 /** GET and POST /v1/stores/pin: null for a store that cannot hold a PIN (removed). */
 export const GatewayPinAnswerSchema = z.strictObject({ pin_code: z.string().regex(/^\d{6}$/).nullable(), effective_time: compactStamp.nullable() });
+
+/** POST /v1/stores/gateway: the working state after the exchange (0 until the new gateway's first upload). */
+export const GatewayExchangeAnswerSchema = z.strictObject({ store_id: z.string(), gateway_info: z.string(), working_state: z.number().int().nullable() });
 
 /** POST /v1/equipments/removal. */
 export const RemovalAnswerSchema = z.strictObject({ store_id: z.string(), gateway_info: z.string(), working_state: z.literal(2) });

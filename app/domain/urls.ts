@@ -37,6 +37,18 @@ export const storeUrl = {
   sensorSettings: (storeId: string, query?: Query | string) => withQuery(`${storeBase(storeId)}/sensors/show`, query),
   management: (storeId: string) => `${storeBase(storeId)}/master_managements`,
   infoEdit: (storeId: string) => `${storeBase(storeId)}/store_infos/edit`,
+  sensorEdit: (storeId: string, equipmentId: number) => `${storeBase(storeId)}/sensors/${equipmentId}/edit`,
+  /** The sensor edit form in registration mode, its serial prefilled with a heard BLE address. */
+  sensorRegister: (storeId: string, serialNo?: string) => withQuery(`${storeBase(storeId)}/sensors/new/edit`, { serial_no: serialNo }),
+  userCreate: (storeId: string) => `${storeBase(storeId)}/users/create`,
+  userEdit: (storeId: string, userId: number) => `${storeBase(storeId)}/users/${userId}/edit`,
+  /** The alert-stop list of a date range (YYYYMMDD, 001 §2). */
+  alertStops: (storeId: string, startDate: string, endDate: string, query?: Query | string) => withQuery(`${storeBase(storeId)}/warning_stop_time/${startDate}/${endDate}`, query),
+  /** The alert-stop editor; scheduleId null creates. */
+  alertStopEdit: (storeId: string, startDate: string, endDate: string, scheduleId: number | null) => `${storeBase(storeId)}/warning_stop_time/${startDate}/${endDate}/${scheduleId ?? 'null'}/edit`,
+  /** The HACCP daily record of a day (`{ date: YYYYMMDD }`), and its monthly PDF (`{ month: YYYYMM }`). */
+  haccp: (storeId: string, query?: Query | string) => withQuery(`${storeBase(storeId)}/haccp_records`, query),
+  haccpPdf: (storeId: string, query?: Query | string) => withQuery(`${storeBase(storeId)}/haccp_records.pdf`, query),
 };
 
 /** The temperature graph of one sensor on a day (YYYYMMDD): the link of alerts, popups and mails. */
@@ -60,6 +72,20 @@ export const appUrl = {
   companyMaster: '/company/master',
   storegroupMaster: '/storegroup/master',
   usergroupMaster: '/usergroup/master',
+  auditLog: '/audit_logs',
+  gatewayList: '/gateways',
+  userCreate: '/user/master/create',
+  userEdit: (userId: number) => `/user/master/${userId}/edit`,
+} as const;
+
+/** The system masters' pages (001 §2): list, create and edit of user groups, companies and store groups. */
+export const masterUrl = {
+  usergroupCreate: '/usergroup/master/create',
+  usergroupEdit: (usergroupId: number) => `/usergroup/master/${usergroupId}/edit`,
+  companyCreate: '/company/master/create',
+  companyEdit: (companyId: string) => `/company/master/${encodeURIComponent(companyId)}/edit`,
+  storegroupCreate: '/storegroup/master/create',
+  storegroupEdit: (storegroupId: string) => `/storegroup/master/${encodeURIComponent(storegroupId)}/edit`,
 } as const;
 
 /** The console's data resources (fetchers and the live-update stream). */
@@ -74,3 +100,11 @@ export const resourceUrl = {
 export function absoluteUrl(publicBase: string, path: string): string {
   return `${publicBase.replace(/\/+$/, '')}${path}`;
 }
+
+/** The report pages of a store (001 §2) and a produced report's file. */
+export const reportUrl = {
+  list: (storeId: string, tab?: 'reqular') => withQuery(`${storeBase(storeId)}/reports`, { type: tab }),
+  create: (storeId: string) => `${storeBase(storeId)}/reports/create`,
+  edit: (storeId: string, settingNo: number) => `${storeBase(storeId)}/regular_report/${settingNo}/edit`,
+  file: (storeId: string, historyNo: number) => `${storeBase(storeId)}/reports/files/${historyNo}`,
+};

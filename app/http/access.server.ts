@@ -74,11 +74,14 @@ export function apiError(status: number, error: string, description: string, ext
   return json({ error, error_description: description, ...extra }, { status });
 }
 
+/** The bearer token of a request's Authorization header, or undefined. */
+export function bearerTokenOf(request: Request): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(request.headers.get('Authorization') ?? '')?.[1];
+}
+
 /** The user of the bearer token on an /on-reco/v1 call; otherwise 401 JSON. */
 export async function requireApiUser(request: Request): Promise<Viewer> {
-  const header = request.headers.get('Authorization') ?? '';
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  const viewer = await viewerOfToken(match?.[1]);
+  const viewer = await viewerOfToken(bearerTokenOf(request));
   if (viewer === 'expired') throw apiError(401, 'invalid_token', 'The access token has expired.');
   if (!viewer) throw apiError(401, 'invalid_token', 'A valid bearer token is required.');
   return viewer;
@@ -97,8 +100,8 @@ export async function requireApiStoreAccess(viewer: Viewer, storeId: string): Pr
 
 /** The store of the gateway token on a gateway call; user tokens and revoked ones get 401. */
 export async function requireGatewayStore(request: Request): Promise<string> {
-  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get('Authorization') ?? '');
-  const storeId = match ? await storeOfGatewayToken(getDb(), match[1]) : null;
+  const token = bearerTokenOf(request);
+  const storeId = token ? await storeOfGatewayToken(getDb(), token) : null;
   if (!storeId) throw apiError(401, 'invalid_token', 'A valid gateway token is required.');
   noteRequestGateway(storeId);
   return storeId;

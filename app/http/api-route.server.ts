@@ -48,6 +48,20 @@ export function apiAction<C extends ApiCall, A = undefined>(call: C, handler: Ap
   });
 }
 
+/**
+ * The action of a path that serves several declared calls besides GET (POST and DELETE of one
+ * path): each request goes to the route of its method; another method gets the first route's
+ * answer to it (405 with Allow unless that route says otherwise).
+ *   export const action = apiActions(apiAction(saveX, …), apiAction(deleteX, …));
+ */
+export function apiActions(...routes: ApiRouteFunction[]): ApiRouteFunction {
+  const calls = routes.flatMap((route) => route.apiCalls);
+  return tagged(calls, async (args) => {
+    const route = routes.find((candidate) => candidate.apiCalls.some((call) => call.method === args.request.method));
+    return (route ?? routes[0])(args); // routes[0] answers another method its own way (405 with Allow by default)
+  });
+}
+
 /** The loader or action of a path where that export serves no declared call: 405 with the declared methods. */
 export function apiNotAllowed(path: string, answer: () => Response = () => methodNotAllowed(methodsAt(path))): ApiRouteFunction {
   return tagged([], async () => answer());
@@ -109,4 +123,14 @@ function answerOf(call: ApiCall, answer: unknown): Response {
   if (answer instanceof Response) return answer;
   const headers = call.cacheControl ? { 'Cache-Control': call.cacheControl } : undefined;
   return json(answer, { status: call.answer.statuses[0], headers });
+}
+
+/**
+ * readBody of a DELETE whose input 001 §7 sends in the query (`DELETE …/edit?usergroup_id=`): the
+ * query when the request has no body, else the body as any json-or-form call reads it (415 for
+ * another type). Both carry the same declared fields.
+ */
+export async function queryOrBody(request: Request): Promise<{ fields: unknown; attachments: undefined }> {
+  if (request.body === null && !request.headers.get('Content-Type')) return { fields: searchParamsOf(request), attachments: undefined };
+  return { fields: await bodyOf(request), attachments: undefined };
 }

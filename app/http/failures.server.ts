@@ -1,5 +1,9 @@
 import { DUPLICATE_FIELD_MESSAGES, duplicateMessage } from '~/domain/store-schemas';
 import type { StoreWriteFailure } from '~/services/store-gateway.server';
+import { IN_USE_REASONS, MASTER_MESSAGES } from '~/domain/master-schemas';
+import type { MasterWriteFailure } from '~/services/masters.server';
+import { USER_DUPLICATE_MESSAGES } from '~/domain/user-master';
+import type { UserWriteFailure } from '~/services/user-master.server';
 import { apiError } from './access.server';
 import { invalidRequest } from './api.server';
 
@@ -30,4 +34,36 @@ export function retryLater(error: string, description: string, retryAfterSeconds
   const response = apiError(429, error, description);
   response.headers.set('Retry-After', String(retryAfterSeconds));
   return response;
+}
+
+/** The /on-reco answer for a refused master write (user groups, companies, store groups: 001 §7). */
+export function masterWriteError(failure: MasterWriteFailure): Response {
+  switch (failure.reason) {
+    case 'not_found':
+      return apiError(404, 'not_found', failure.description);
+    case 'duplicate':
+      return apiError(400, 'duplicate_value', duplicateMessage(failure.field), { fields: { [failure.field]: MASTER_MESSAGES.used } });
+    case 'in_use':
+      return apiError(409, 'in_use', IN_USE_REASONS[failure.why], { reason: failure.why });
+    case 'invalid':
+      return invalidRequest(failure.fields);
+  }
+}
+
+/** The /on-reco answer for a failed user write (POST and DELETE /v1/users/edit): duplicates as 001 §8 has them. */
+export function userWriteError(failure: UserWriteFailure): Response {
+  switch (failure.reason) {
+    case 'not_found':
+      return apiError(404, 'not_found', failure.description);
+    case 'forbidden':
+      return apiError(403, 'forbidden', failure.description);
+    case 'last_administrator':
+      return apiError(409, 'last_administrator', failure.description);
+    case 'duplicate':
+      return apiError(400, 'duplicate_value', failure.fields.map(duplicateMessage).join('; '), {
+        fields: Object.fromEntries(failure.fields.map((field) => [field, USER_DUPLICATE_MESSAGES[field]])),
+      });
+    case 'invalid':
+      return invalidRequest(failure.fields);
+  }
 }

@@ -15,5 +15,7 @@ export interface Job {
   name: string;
   /** node-cron expression (six fields: with seconds). */
   schedule: string;
+  /** Also run once when the worker starts (catch-up of what was missed while it was down). */
+  runOnStart?: boolean;
   run(context: JobContext): Promise<void>;
 }

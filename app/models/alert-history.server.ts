@@ -230,6 +230,8 @@ export interface HistoryTransition {
   temperature: number | null;
   lowerLimit: number | null;
   upperLimit: number | null;
+  /** alert_data1 when it is not the temperature (OE00000007: how many readings were lost). */
+  data1?: string | null;
 }
 
 interface NewRow {
@@ -321,7 +323,7 @@ async function insertAlerts(trx: Db, storeId: string, rows: NewRow[]): Promise<M
         store_id: storeId,
         equipment_id: transition.equipmentId,
         alert_id: transition.code,
-        alert_data1: alertData(transition.code, transition.temperature),
+        alert_data1: transition.data1 ?? alertData(transition.code, transition.temperature),
         temperature: transition.temperature,
         lower_limit: transition.lowerLimit,
         upper_limit: transition.upperLimit,

@@ -10,8 +10,11 @@ import {
   type PanelState,
   alertStopRangesInPeriod,
   axisRange,
-  dailyRangesInPeriod,
+  defrostInSpans,
   graphPeriod,
+  limitStepsInPeriod,
+  type SettingsSpan,
+  stepThresholdBands,
   periodLabel,
   shadesDefrost,
   shiftPeriod,
@@ -28,6 +31,7 @@ import {
 import type { AlertStopSchedule } from '~/domain/alert-stop-schedule';
 import { type DayRange, toCompactDateTime } from '~/domain/japan-time';
 import { sensorReadings } from './measurements.server';
+import { settingsInForce } from './sensor-settings.server';
 import { storeVisibleTo, visibleStoreExists } from './stores.server';
 import type { Viewer } from './users.server';
 
@@ -148,8 +152,11 @@ export async function loadGraphPanel(
   const shown = sensors.filter((sensor) => wanted === null || wanted.has(sensor.equipmentId));
   const selected = shown.map((sensor) => sensor.equipmentId);
   const series = await readGraphSeries(db, viewer, { storeId: input.storeId, equipmentIds: selected, period });
-  const bands = thresholdBands(shown);
-  const limits = shown.length === 1 ? [shown[0].lowerLimit, shown[0].upperLimit].filter((limit): limit is number => limit !== null) : [];
+  // The limits and defrost ranges in force at each moment (DESIGN.md "Settings over time"), not today's.
+  const spans = await settingsSpans(db, input.storeId, selected, period);
+  const limitSteps = shown.length === 1 ? limitStepsInPeriod(spans.get(shown[0].equipmentId) ?? [], period) : [];
+  const bands = shown.length === 1 ? stepThresholdBands(limitSteps) : thresholdBands(shown);
+  const limits = [...new Set(limitSteps.flatMap((step) => [step.lower, step.upper]).filter((limit): limit is number => limit !== null))];
   const nextDate = shiftPeriod(period, 1);
   return {
     unit: panel.unit,
@@ -164,13 +171,27 @@ export async function loadGraphPanel(
     selected,
     series,
     defrost: shadesDefrost(period.unit, shown.length)
-      ? shown.filter((sensor) => sensor.defrost.length > 0).map((sensor) => ({ equipmentId: sensor.equipmentId, ranges: dailyRangesInPeriod(sensor.defrost, period) }))
+      ? shown
+          .map((sensor) => ({ equipmentId: sensor.equipmentId, ranges: defrostInSpans(spans.get(sensor.equipmentId) ?? [], period) }))
+          .filter((sensor) => sensor.ranges.length > 0)
       : [],
     alertStops: alertStopRangesInPeriod(input.schedules, selected, period),
     yRange: axisRange([...series.flatMap((s) => s.points.map(([, value]) => value)), ...limits]),
     thresholdBands: bands,
     limits,
+    limitSteps,
   };
+}
+
+/** Each sensor's settings periods over the graph's period (settingsInForce), defrost ranges parsed. */
+async function settingsSpans(db: Db, storeId: string, equipmentIds: readonly number[], period: GraphPeriod): Promise<Map<number, SettingsSpan[]>> {
+  const spans = new Map<number, SettingsSpan[]>();
+  for (const row of await settingsInForce(db, storeId, equipmentIds, period.since, period.until)) {
+    const list = spans.get(row.equipmentId) ?? [];
+    list.push({ from: row.from, to: row.to, lowerLimit: row.lowerLimit, upperLimit: row.upperLimit, defrost: defrostRangesOf(row.defrost) });
+    spans.set(row.equipmentId, list);
+  }
+  return spans;
 }
 
 // ---- comments ----------------------------------------------------------------------------------

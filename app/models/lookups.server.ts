@@ -47,3 +47,9 @@ export function listStoregroups(db: Db, viewer: Viewer, companyId?: string) {
   if (companyId) query = query.where('storegroups.company_id', '=', companyId);
   return query.execute();
 }
+
+/** The authority list (authority, authorityName) of the user group form's select (001 §3). */
+export async function listAuthorities(db: Db): Promise<{ authority: number; authorityName: string }[]> {
+  const rows = await db.selectFrom('authorities').select(['authority', 'authority_name']).orderBy('authority').execute();
+  return rows.map((row) => ({ authority: row.authority, authorityName: row.authority_name }));
+}

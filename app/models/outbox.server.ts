@@ -10,6 +10,8 @@ export interface QueuedMail {
   body: string;
   storeId: string | null;
   alertHistoryId: number | null;
+  /** A produced report to attach, by reference (read when the mail is sent). */
+  attachment?: { storeId: string; historyNo: number } | null;
 }
 
 /** Queues the mails in one statement, in order (mail_id follows the array). */
@@ -17,7 +19,7 @@ export async function enqueueMails(trx: Db, mails: readonly QueuedMail[]): Promi
   if (mails.length === 0) return;
   await trx
     .insertInto('mail_outbox')
-    .values(mails.map((mail) => ({ to_address: mail.toAddress, subject: mail.subject, body: mail.body, store_id: mail.storeId, alert_history_id: mail.alertHistoryId })))
+    .values(mails.map((mail) => ({ to_address: mail.toAddress, subject: mail.subject, body: mail.body, store_id: mail.storeId, alert_history_id: mail.alertHistoryId, attachment_store_id: mail.attachment?.storeId ?? null, attachment_history_no: mail.attachment?.historyNo ?? null })))
     .execute();
 }
 
@@ -27,6 +29,8 @@ export interface OutboxMail {
   subject: string;
   body: string;
   attempts: number;
+  attachmentStoreId: string | null;
+  attachmentHistoryNo: number | null;
 }
 
 /**
@@ -36,7 +40,7 @@ export interface OutboxMail {
 export async function claimNextMail(trx: Db, now: Date): Promise<OutboxMail | null> {
   const row = await trx
     .selectFrom('mail_outbox')
-    .select(['mail_id as mailId', 'to_address as toAddress', 'subject', 'body', 'attempts'])
+    .select(['mail_id as mailId', 'to_address as toAddress', 'subject', 'body', 'attempts', 'attachment_store_id as attachmentStoreId', 'attachment_history_no as attachmentHistoryNo'])
     .where('sent_at', 'is', null)
     .where('send_after', '<=', now)
     .orderBy('mail_id')

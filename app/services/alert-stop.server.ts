@@ -62,7 +62,7 @@ export async function stopActiveAlert(db: Db, viewer: Viewer, request: StopReque
       targetType: 'alert_history',
       targetId: open.alertHistoryId,
       storeId,
-      details: { equipment_id: equipmentId, alert_id: request.alertId, comment: request.comment },
+      details: { equipment_id: equipmentId, alert_id: request.alertId, comment: request.comment, before: { stopped_at: null, stopped_by: null }, after: { stopped_at: now.toISOString(), stopped_by: viewer.userId } },
     });
     // The engine's side of a stop: the alert stays open, never re-notified; no transition. A sensor never evaluated has no state to keep.
     const sensors = state ? [{ equipmentId, evaluation: { state: stopAlert(state, request.alertId), transitions: [] }, latest: null }] : [];

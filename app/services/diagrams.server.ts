@@ -48,13 +48,13 @@ async function lockVisibleStore(trx: Db, viewer: Viewer, storeId: string): Promi
   return (await lockStore(trx, viewer, storeId))?.visible === true;
 }
 
-const diagramSet = (viewer: Viewer, storeId: string, diagramId: number | null): AuditEntry => ({
+const diagramSet = (viewer: Viewer, storeId: string, diagramId: number | null, previousId: number | null): AuditEntry => ({
   userId: viewer.userId,
   action: 'store.diagram.set',
   targetType: 'store',
   targetId: storeId,
   storeId,
-  details: { diagram_id: diagramId },
+  details: { before: { diagram_id: previousId }, after: { diagram_id: diagramId } },
 });
 
 /**
@@ -82,8 +82,9 @@ export async function createDiagrams(
     }));
     const chosen = created[created.length - 1];
     if (options.setAsStoreDiagram && chosen) {
+      const previousId = await getStoreDiagramId(trx, storeId);
       await setStoreDiagramId(trx, storeId, chosen.diagram_id);
-      entries.push(diagramSet(viewer, storeId, chosen.diagram_id));
+      entries.push(diagramSet(viewer, storeId, chosen.diagram_id, previousId));
     }
     await audit(trx, entries);
     return created;
@@ -93,8 +94,9 @@ export async function createDiagrams(
 /** The store's diagram becomes `diagramId` (its own file or a template; null clears it), on a locked store. */
 async function chooseDiagram(trx: Db, viewer: Viewer, storeId: string, diagramId: number | null): Promise<'ok' | 'diagram_not_found'> {
   if (diagramId !== null && !(await isUsableDiagram(trx, storeId, diagramId))) return 'diagram_not_found';
+  const previousId = await getStoreDiagramId(trx, storeId);
   await setStoreDiagramId(trx, storeId, diagramId);
-  await audit(trx, diagramSet(viewer, storeId, diagramId));
+  await audit(trx, diagramSet(viewer, storeId, diagramId, previousId));
   return 'ok';
 }
 

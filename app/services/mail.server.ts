@@ -10,6 +10,8 @@ export interface Mail {
   text: string;
   /** A stable Message-ID lets a resent mail (after a crash) be recognised as the same message. */
   messageId?: string;
+  /** Files sent with the mail (a produced report). */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 const log = logger.child({ module: 'mail' });
@@ -30,7 +32,7 @@ function transport(): Transporter {
 /** Sends one mail; throws when the SMTP server refuses it, so callers can retry or roll back. */
 export async function sendMail(mail: Mail): Promise<void> {
   const env = getEnv();
-  const info = await transport().sendMail({ from: env.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, messageId: mail.messageId });
+  const info = await transport().sendMail({ from: env.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, messageId: mail.messageId, attachments: mail.attachments });
   if (env.SMTP_URL) {
     log.info({ to: mail.to, subject: mail.subject, messageId: info.messageId }, 'mail sent');
     return;

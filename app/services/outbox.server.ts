@@ -1,5 +1,6 @@
 import type { Db } from '~/db/db.server';
 import { claimNextMail, markMailFailed, markMailSent } from '~/models/outbox.server';
+import { readReportFile } from '~/models/reports.server';
 import { logger } from './logger.server';
 import { sendMail } from './mail.server';
 
@@ -26,7 +27,9 @@ export async function sendPendingMails(db: Db, now = new Date(), log = logger.ch
       if (!mail) return false;
       const attempts = mail.attempts + 1;
       try {
-        await sendMail({ to: mail.toAddress, subject: mail.subject, text: mail.body, messageId: `<outbox-${mail.mailId}@on-reco>` });
+        const file = mail.attachmentStoreId !== null && mail.attachmentHistoryNo !== null ? await readReportFile(trx, mail.attachmentStoreId, mail.attachmentHistoryNo) : null;
+        const attachments = file ? [{ filename: file.fileName, content: file.content, contentType: file.contentType }] : undefined;
+        await sendMail({ to: mail.toAddress, subject: mail.subject, text: mail.body, messageId: `<outbox-${mail.mailId}@on-reco>`, attachments });
         await markMailSent(trx, mail.mailId, attempts, new Date());
         sent += 1;
       } catch (error) {

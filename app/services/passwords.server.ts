@@ -87,3 +87,9 @@ export async function changePassword(
     await revokeUserTokens(trx, user.userId, now);
   });
 }
+
+/** A temporary password for a new user's welcome mail (the same kind the forgotten-password mail sends): the password, its hash and its end. */
+export async function newTemporaryPassword(now: Date, validHours = TEMPORARY_PASSWORD_HOURS): Promise<{ password: string; hash: string; expiresAt: Date }> {
+  const password = temporaryPassword();
+  return { password, hash: await hashPassword(password), expiresAt: new Date(now.getTime() + validHours * 3600_000) };
+}

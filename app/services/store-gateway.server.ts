@@ -59,6 +59,13 @@ async function catchDuplicates<T>(work: () => Promise<T>): Promise<T | StoreWrit
   }
 }
 
+/** What an audit row keeps of a store: the fields the store edit changes (no PIN). */
+function storeAuditView(info: Awaited<ReturnType<typeof getStoreInfo>>) {
+  if (!info) return null;
+  const { store_no, store_name, company_id, storegroup_id, prefecture_id, address, tel_no, opening_date, closing_date, gateway_info, working_state, usergroup } = info;
+  return { store_no, store_name, company_id, storegroup_id, prefecture_id, address, tel_no, opening_date, closing_date, gateway_info, working_state, usergroup: usergroup.map((group) => group.usergroup_id) };
+}
+
 const newPin = (now: Date) => ({ pinCode: pinCodeOf(randomInt(0, 1_000_000)), effectiveTime: pinEffectiveTime(now) });
 
 // ---- PIN ----
@@ -84,7 +91,7 @@ export async function reissuePin(db: Db, viewer: Viewer, storeId: string, now: D
  * `gatewayInfo`, the old gateway's token is revoked, and the store waits for the new
  * gateway's first communication (working state 0) until it pairs with the PIN and uploads.
  */
-export async function exchangeGateway(db: Db, viewer: Viewer, storeId: string, gatewayInfo: string, now: Date): Promise<{ ok: true } | StoreWriteFailure> {
+export async function exchangeGateway(db: Db, viewer: Viewer, storeId: string, gatewayInfo: string, now: Date): Promise<{ ok: true; workingState: number | null } | StoreWriteFailure> {
   return catchDuplicates(() =>
     db.transaction().execute(async (trx) => {
       const store = await lockStore(trx, viewer, storeId);
@@ -106,10 +113,10 @@ export async function exchangeGateway(db: Db, viewer: Viewer, storeId: string, g
         targetType: 'store',
         targetId: storeId,
         storeId,
-        details: { from: store.gatewayInfo, to: gatewayInfo, working_state: { from: store.workingState, to: workingState } },
+        details: { before: { gateway_info: store.gatewayInfo, working_state: store.workingState }, after: { gateway_info: gatewayInfo, working_state: workingState } },
         at: now,
       });
-      return { ok: true } as const;
+      return { ok: true, workingState } as const;
     }),
   );
 }
@@ -149,7 +156,7 @@ export async function removeGateway(db: Db, viewer: Viewer, storeId: string, gat
       targetType: 'store',
       targetId: storeId,
       storeId,
-      details: { gateway_info: store.gatewayInfo, ended_alerts: endedAlerts },
+      details: { gateway_info: store.gatewayInfo, ended_alerts: endedAlerts, before: { working_state: store.workingState }, after: { working_state: 2 } },
       at: now,
     });
     return { ok: true, gatewayInfo: store.gatewayInfo! } as const;
@@ -206,9 +213,10 @@ export async function saveStore(db: Db, viewer: Viewer, input: StoreSaveInput, n
       if (creating) {
         const workingState = workingStateAfterGatewayChange(null, input.gateway_info);
         await insertStore(trx, input, companyId, workingState, now);
-        await audit(trx, { userId: viewer.userId, action: 'store.create', targetType: 'store', targetId: input.store_id, storeId: input.store_id, details: { store_no: input.store_no, store_name: input.store_name, gateway_info: input.gateway_info }, at: now });
+        await audit(trx, { userId: viewer.userId, action: 'store.create', targetType: 'store', targetId: input.store_id, storeId: input.store_id, details: { before: null, after: storeAuditView(await getStoreInfo(trx, viewer, input.store_id)) }, at: now });
         return { ok: true, created: true };
       }
+      const before = storeAuditView(await getStoreInfo(trx, viewer, input.store_id));
       await updateStoreMaster(trx, input, companyId, now);
       const gatewayChanged = existing.gatewayInfo !== input.gateway_info;
       let workingState = existing.workingState;
@@ -216,7 +224,8 @@ export async function saveStore(db: Db, viewer: Viewer, input: StoreSaveInput, n
         workingState = workingStateAfterGatewayChange(existing.workingState, input.gateway_info);
         await setStoreGateway(trx, input.store_id, { gatewayInfo: input.gateway_info, workingState }, now);
       }
-      await audit(trx, { userId: viewer.userId, action: 'store.update', targetType: 'store', targetId: input.store_id, storeId: input.store_id, details: { store_no: input.store_no, store_name: input.store_name }, at: now });
+      const after = storeAuditView(await getStoreInfo(trx, viewer, input.store_id));
+      await audit(trx, { userId: viewer.userId, action: 'store.update', targetType: 'store', targetId: input.store_id, storeId: input.store_id, details: { before, after }, at: now });
       if (gatewayChanged) {
         await audit(trx, {
           userId: viewer.userId,
@@ -224,7 +233,7 @@ export async function saveStore(db: Db, viewer: Viewer, input: StoreSaveInput, n
           targetType: 'store',
           targetId: input.store_id,
           storeId: input.store_id,
-          details: { from: existing.gatewayInfo, to: input.gateway_info, working_state: { from: existing.workingState, to: workingState }, via: 'store save' },
+          details: { before: { gateway_info: existing.gatewayInfo, working_state: existing.workingState }, after: { gateway_info: input.gateway_info, working_state: workingState }, via: 'store save' },
           at: now,
         });
       }

@@ -10,7 +10,15 @@ export interface Advertisement {
   serviceData: Record<string, Uint8Array>;
 }
 
-export interface DecodeOptions { key?: Uint8Array }   // per-sensor bind key (BTHome 16 bytes, pvvx 16 bytes, MiBeacon 16 bytes)
+export interface DecodeOptions {
+  key?: Uint8Array;           // per-sensor bind key (BTHome 16 bytes, pvvx 16 bytes, MiBeacon 16 bytes)
+  /**
+   * The caller vouches that this address is a registered temperature sensor (the store's sensor
+   * list), as pySwitchbot's callers pass the model: a SwitchBot advert heard by a passive scan
+   * (manufacturer data 0x0969 only, no scan response) is then read as a meter, battery unknown.
+   */
+  registeredSensor?: boolean;
+}
 
 /**
  * What one advertisement says. A result without `temperature` and without `error` is a valid frame

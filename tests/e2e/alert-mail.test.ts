@@ -38,7 +38,7 @@ describe('alert mail', () => {
     await createUser(db, 'mail-jp', 30, { storeIds: ['MAIL1'], mail: 'mail-jp@example.com' });
     const usUser = await createUser(db, 'mail-us', 30, { storeIds: ['MAIL1'], mail: 'mail-us@example.com', language: 'US' });
     await db.updateTable('users').set({ alert_filter: 0, mailaddress2: 'mail-us-2@example.com' }).where('user_id', '=', usUser).execute();
-    const worker = startWorker({ DATABASE_URL: inject('databaseUrl'), SMTP_URL: smtp.url, ONRECO_PUBLIC_URL: base });
+    const worker = startWorker({ DATABASE_URL: inject('databaseUrl'), SMTP_URL: smtp.url, ONRECO_PUBLIC_URL: base }, 'alerts');
     try {
       await new Promise((resolve) => setTimeout(resolve, 4000)); // the worker's start-up
       const sent = Date.now();
@@ -74,7 +74,7 @@ describe('alert mail', () => {
     let kills = 0;
     const random = seededRandom(testSeed('mail worker kill -9', 1500));
     while ((await pending()) > 0) {
-      const worker = startWorker({ DATABASE_URL: inject('databaseUrl'), SMTP_URL: smtp.url });
+      const worker = startWorker({ DATABASE_URL: inject('databaseUrl'), SMTP_URL: smtp.url }, 'alerts');
       await new Promise((resolve) => setTimeout(resolve, 1500 + random() * 1500));
       await stopProcess(worker, 'SIGKILL');
       kills += 1;

@@ -18,7 +18,15 @@ beforeAll(async () => {
   const row = await storeOfLogin(db, 'storeuser');
   const { n } = await db.selectFrom('sensors').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', row.store_id).where('disp_flg', '=', 1).executeTakeFirstOrThrow();
   home = { storeId: row.store_id, storeName: row.store_name, shown: Number(n) };
-  other = (await db.selectFrom('stores').select('store_id').where('store_id', '!=', row.store_id).orderBy('store_id').executeTakeFirstOrThrow()).store_id;
+  // A store none of the store user's groups is linked to (other tests add stores of their own).
+  other = (
+    await db
+      .selectFrom('stores')
+      .select('store_id')
+      .where('store_id', 'not in', db.selectFrom('store_usergroups as sg').innerJoin('user_usergroups as ug', 'ug.usergroup_id', 'sg.usergroup_id').innerJoin('users as u', 'u.user_id', 'ug.user_id').select('sg.store_id').where('u.login_id', '=', 'storeuser'))
+      .orderBy('store_id')
+      .executeTakeFirstOrThrow()
+  ).store_id;
   await createStore(db, 'E2E-EMPTY', { store_name: 'センサ未登録テスト店' });
 });
 

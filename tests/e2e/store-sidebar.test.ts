@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-const GENERAL = ['温度管理', '警報履歴', '温度グラフ', 'レポート', 'センサ配置図'];
+const GENERAL = ['温度管理', '警報履歴', '温度グラフ', 'レポート', 'HACCP記録', 'センサ配置図'];
 
 /** Signs in and opens the first store of the dashboard, as a person would: a click on its row. */
 async function openFirstStore(page: Page, loginId: string) {

@@ -165,9 +165,9 @@ export const send = (call: ApiCall, request: Request) => handlerOf(call).then((h
 
 // ---- what each case expects ----
 
-export type Outcome = { allowed: true; why: string } | { allowed: false; status: 400 | 401 | 403 | 404; why: string };
+export type Outcome = { allowed: true; why: string } | { allowed: false; status: 400 | 401 | 403 | 404 | 409; why: string };
 export const allowed = (why: string): Outcome => ({ allowed: true, why });
-export const refused = (status: 400 | 401 | 403 | 404, why: string): Outcome => ({ allowed: false, status, why });
+export const refused = (status: 400 | 401 | 403 | 404 | 409, why: string): Outcome => ({ allowed: false, status, why });
 
 /** The reference kinds a chain owns (regions and prefectures are everyone's). */
 const OWNED: ReadonlySet<Reference> = new Set(['store', 'equipment', 'diagram', 'user', 'usergroup', 'storegroup', 'company']);
@@ -304,9 +304,27 @@ const storeEntity = (context: CaseContext, storeId: string, usergroup: number[])
   gateway_info: `GW-N${context.unique}`,
 });
 
+/** POST /v1/users/edit: a user of the chain's store-user group, with the chain's company and store. */
+const userEntity = (context: CaseContext, fields: Record<string, unknown>) => ({
+  user_name: `利用者 ${context.unique}`,
+  company_id: context.ref('company_id'),
+  tel_no: '0312345678',
+  mailaddress1: `user${context.unique}@example.com`,
+  mailaddress2: null,
+  mailaddress3: null,
+  language: 'JP',
+  valid_flg: 1,
+  notice_flg: 1,
+  alert_filter: 1,
+  usergroup: [context.ref('usergroup')],
+  store_id: context.ref('store_id'),
+  ...fields,
+});
+
 /** A valid input per call id: every call of the registry needs one (the test fails on a call without). */
 export const SAMPLES: Readonly<Record<string, Sample | readonly Sample[]>> = {
   issueToken: { input: () => ({ grant_type: 'password', username: 'mxastore', password: TEST_PASSWORD }) },
+  revokeToken: { input: () => undefined },
   changePassword: {
     input: ({ caller }) => ({ login_id: caller.loginId ?? 'mxastore', old_pass: TEST_PASSWORD, new_pass: 'another_horse_battery', new_pass_verification: 'another_horse_battery' }),
   },
@@ -347,6 +365,7 @@ export const SAMPLES: Readonly<Record<string, Sample | readonly Sample[]>> = {
   getStorePin: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
   reissueStorePin: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
   removeGateway: { input: ({ ref }) => ({ store_id: ref('store_id'), gateway_info: '' }) },
+  exchangeStoreGateway: { input: ({ ref, unique }) => ({ store_id: ref('store_id'), gateway_info: `GW-X${unique}` }) },
   listStoreUsers: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
   listStoreSensors: { input: ({ ref }) => ({ store_id: ref('store_id'), include_hidden: 1 }) },
   getEquipment: { input: ({ ref }) => ({ equipment_id: ref('equipment_id') }) },
@@ -370,7 +389,110 @@ export const SAMPLES: Readonly<Record<string, Sample | readonly Sample[]>> = {
     }),
   },
   getOpenApi: { input: () => undefined },
+  listAudit: { input: () => ({ kind: 'store', page_no: 1 }) },
+  // The system masters (001 §7): administrators only; the world's groups and companies are all in use.
+  listUsergroups: { input: () => undefined },
+  listUsergroupMaster: { input: ({ ref }) => ({ page_no: 1, page_count: 20, usergroup_id: ref('usergroup_id') }), filters: ['usergroup_id'] },
+  saveUsergroup: [
+    { name: 'update', input: ({ ref, unique }) => ({ usergroup_id: ref('usergroup_id'), usergroup_name: `店舗グループ ${unique}`, usergroup_authority: 101 }) },
+    { name: 'create', fresh: ['usergroup_id'], input: ({ unique }) => ({ usergroup_name: `新グループ ${unique}`, usergroup_authority: 101 }) },
+  ],
+  deleteUsergroup: { input: ({ ref }) => ({ usergroup_id: ref('usergroup_id') }), rule: (_context, derived) => (derived.allowed ? refused(409, 'the group has members and stores') : derived) },
+  listCompanyMaster: { input: ({ ref }) => ({ page_no: 1, page_count: 20, company_id: ref('company_id') }), filters: ['company_id'] },
+  saveCompany: [
+    { name: 'update', input: ({ ref, unique }) => ({ company_id: ref('company_id'), company_name: `会社 ${unique}`, mode: 'update' }) },
+    { name: 'create', fresh: ['company_id'], input: ({ unique }) => ({ company_id: `NC${unique}`, company_name: `新会社 ${unique}`, mode: 'create' }) },
+  ],
+  deleteCompany: { input: ({ ref }) => ({ company_id: ref('company_id') }), rule: (_context, derived) => (derived.allowed ? refused(409, 'the company has stores') : derived) },
+  listStoregroupMaster: {
+    input: ({ ref }) => ({ page_no: 1, page_count: 20, company_id: ref('company_id'), storegroup_id: ref('storegroup_id') }),
+    filters: ['company_id', 'storegroup_id'],
+  },
+  saveStoregroup: [
+    {
+      name: 'update',
+      input: ({ ref, unique }) => ({ storegroup_id: ref('storegroup_id'), company_id: ref('company_id'), storegroup_name: `グループ ${unique}`, mode: 'update' }),
+      rule: ({ sides }, derived) => (derived.allowed && sides.company_id !== sides.storegroup_id ? refused(409, 'moves a store group with stores to another company') : derived),
+    },
+    { name: 'create', fresh: ['storegroup_id'], input: ({ ref, unique }) => ({ storegroup_id: `N${unique}`, company_id: ref('company_id'), storegroup_name: `新グループ ${unique}`, mode: 'create' }) },
+  ],
+  deleteStoregroup: { input: ({ ref }) => ({ storegroup_id: ref('storegroup_id') }), rule: (_context, derived) => (derived.allowed ? refused(409, 'the store group has stores') : derived) },
+  listUsers: { input: ({ ref }) => ({ usergroup_id: ref('usergroup_id'), user_id: ref('user_id') }), filters: ['usergroup_id', 'user_id'] },
+  // The chain's store user, kept in its store-user group (the declaration's 403 and 404 are the whole rule:
+  // administrators may use any chain's ids, case and area managers only their chain's store-user group).
+  saveUser: [
+    { name: 'update', input: (context) => userEntity(context, { user_id: context.ref('user_id'), login_id: `mx${context.sides.user_id.toLowerCase()}store` }) },
+    { name: 'create', fresh: ['user_id'], input: (context) => userEntity(context, { login_id: `newuser${context.unique}` }) },
+  ],
+  deleteUser: { input: ({ ref }) => ({ user_id: ref('user_id') }) },
+  listAuthorities: { input: () => undefined },
+  listEquipments: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
+  saveEquipment: [
+    {
+      name: 'update',
+      input: ({ ref }) => ({ store_id: ref('store_id'), equipment_id: ref('equipment_id'), updated_at: '2000-01-01T00:00:00.000000Z', equipment_name: '冷蔵庫', icon_kind: 3 }),
+      together: ['store_id', 'equipment_id'],
+      // The sample cannot know the row's updated_at: whoever reaches the row is refused as stale, and nothing changes.
+      rule: (_context, derived) => (derived.allowed ? refused(409, 'a stale updated_at') : derived),
+    },
+    {
+      name: 'register',
+      // A registration names no sensor: equipment_id is left out.
+      fresh: ['equipment_id'],
+      input: ({ ref, unique }) => ({ store_id: ref('store_id'), serial_no: bleOfUnique(unique), equipment_name: '新しいセンサ', icon_kind: 3 }),
+      rule: ({ caller }, derived) => (derived.allowed && !can(caller.authority!, 'storeManagement') ? refused(403, 'registering is storeManagement') : derived),
+    },
+  ],
+  listMeasureTargetKinds: { input: () => undefined },
+  listUnregisteredSensors: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
+  postHeardSensors: { input: ({ world }) => ({ sensors: [{ serial_no: 'C0:FF:EE:00:00:01', format: 'atc1441', temperature: 5.5, receive_sensitivity: -70, heard_at: world.readingAt }] }) },
+  listAlertSchedules: { input: ({ ref }) => ({ store_id: ref('store_id'), start_date: '20200101', end_date: '20200131' }) },
+  saveAlertSchedule: {
+    input: ({ ref, world, sides }) => ({
+      store_id: ref('store_id'),
+      schedule_id: null,
+      schedule_type: 1,
+      term_type: 2,
+      start_date: '20200102',
+      end_date: null,
+      time_target_type: 2,
+      times: [{ equipment_id: world.chains[sides.store_id].equipment, time_schedules: [{ start: '01:00', end: '02:30' }] }],
+    }),
+  },
+  deleteAlertSchedule: { input: ({ ref, world, sides }) => ({ store_id: ref('store_id'), schedule_id: world.chains[sides.store_id].alertSchedule }) },
+  listReportHistory: { input: ({ ref }) => ({ store_id: ref('store_id'), since: '20000101000000', until: '20991231235959' }) },
+  listRegularReports: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
+  downloadReport: {
+    // history_no names chain A's report: whoever may not see chain A's store finds no such report.
+    input: ({ world }) => ({ history_no: world.chains.A.report }),
+    rule: ({ caller }, derived) => (derived.allowed && !sees(caller, 'A') ? refused(404, 'a report of chain A, not visible') : derived),
+  },
+  saveReport: {
+    input: ({ ref, world }) => ({
+      store_id: ref('store_id'), setting_no: null, setting_name: '', file_name: 'daily', report_type: 3, regular_report: 0, data_interval: 10, manual_data_interval: [],
+      start_time: `${world.readingAt.slice(0, 8)}000000`, end_time: `${world.readingAt.slice(0, 8)}235000`, output_format: 2, mail_flg: 0,
+      option1: 0, option2: 0, option3: 0, option4: 0, option5: 0, equipment_ids: [ref('equipment_ids')], mail_addresses: [], attachment_flg: 0,
+    }),
+    together: ['store_id', 'equipment_ids'],
+  },
+  deleteRegularReport: { input: ({ ref, world, sides }) => ({ store_id: ref('store_id'), setting_no: world.chains[sides.store_id].regularReport }) },
+  getHaccpRecord: { input: ({ ref, world }) => ({ store_id: ref('store_id'), date: world.readingAt.slice(0, 8) }) },
+  signHaccpRecord: { input: ({ ref, world }) => ({ store_id: ref('store_id'), date: world.readingAt.slice(0, 8), note: '確認しました' }) },
+  postHealth: {
+    input: ({ world }) => ({
+      reported_at: world.readingAt, version: '0.2.0', uptime_seconds: 3600, buffer_depth: 10, buffer_capacity: 1000, oldest_unsent_at: world.readingAt,
+      disk_free_bytes: 8_000_000_000, disk_total_bytes: 16_000_000_000, ble_adapter: 'on', sensors_heard: 1, lte_rssi: -80, dropped_total: 0,
+    }),
+  },
 };
+
+/** A BLE address of its own for a case's unique value. */
+function bleOfUnique(unique: string): string {
+  let hash = 0;
+  for (const char of unique) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  const hex = hash.toString(16).padStart(8, '0').toUpperCase();
+  return `D0:0D:${hex.slice(0, 2)}:${hex.slice(2, 4)}:${hex.slice(4, 6)}:${hex.slice(6, 8)}`;
+}
 
 export const samplesOf = (call: ApiCall): readonly Sample[] => {
   const sample = SAMPLES[call.id];
@@ -388,8 +510,8 @@ export interface ConsoleRoute {
   public?: true;
   /** Names no store (own vs. other does not apply). */
   unscoped?: true;
-  /** The route's params besides storeId. */
-  params?: Record<string, string>;
+  /** The route's params besides storeId (a function when they name a thing of the chain). */
+  params?: Record<string, string> | ((context: ConsoleContext) => Record<string, string>);
   query?(context: ConsoleContext): Record<string, string | number>;
   /** A valid form for the route's action. */
   form?(context: ConsoleContext): Record<string, string | number>;
@@ -416,19 +538,61 @@ export const CONSOLE_ROUTES: Readonly<Record<string, ConsoleRoute>> = {
   'stores/temp_managements_list.tsx': {},
   'stores/warning_histories.tsx': { form: ({ chain }) => ({ equipment_id: chain.equipment, alert_id: 'OE00000001', comment: '扉を閉めた' }) },
   'stores/warning_histories[.]csv.ts': {},
+  'stores/sensors.show.tsx': { permission: 'storeSettings' },
+  // The registration form (store management); editing a sensor is storeSettings (tests/api/sensor-settings.test.ts).
+  'stores/sensors.$sensorId.edit.tsx': { permission: 'storeManagement', params: { sensorId: 'new' }, form: () => ({ serial_no: 'D0:0D:00:00:00:01', equipment_name: '新しいセンサ', icon_kind: 3, time_constant: 100, disp_flg: 1 }) },
+  'stores/haccp_records.tsx': { query: ({ world }) => ({ date: day(world) }), form: ({ world }) => ({ date: day(world), note: '確認しました' }) },
+  'stores/haccp_records[.]pdf.ts': { query: ({ world }) => ({ month: day(world).slice(0, 6) }) },
   'resources/diagram-image.ts': { query: ({ chain }) => ({ diagram_id: chain.diagram }) },
   'resources/events.ts': { query: ({ chain }) => ({ store_id: chain.store }) },
   'resources/notices.ts': { unscoped: true },
   'resources/pdfjs.$.ts': { public: true, unscoped: true, params: { '*': 'build/pdf.min.mjs' } },
   'resources/sensor-today.ts': { query: ({ chain }) => ({ store_id: chain.store, equipment_id: chain.equipment }) },
   'resources/swagger-ui.$.ts': { public: true, unscoped: true, params: { '*': 'swagger-ui-bundle.js' } },
+  'stores/store_infos.edit.tsx': {
+    permission: 'storeManagement',
+    form: ({ chain }) => ({
+      intent: 'save', store_no: '990001', store_name: '改装店', company_id: chain.company, storegroup_id: chain.storegroup, prefecture_id: 13,
+      address: '東京都港区芝公園4-2-8', tel_no: '', opening_date: '2024-04-01', closing_date: '', usergroup: chain.usergroup, gateway_info: chain.gatewayInfo,
+    }),
+  },
+  'stores/users.create.tsx': { permission: 'masterMenu', form: ({ chain }) => userForm(chain, { login_id: 'consolenew', mailaddress1: 'consolenew@example.com' }) },
+  'stores/users.$userId.edit.tsx': {
+    permission: 'masterMenu',
+    params: ({ chain }) => ({ userId: String(chain.user) }),
+    form: ({ chain }) => userForm(chain, { login_id: `mx${chain.store.slice(2, 3).toLowerCase()}store`, mailaddress1: 'consoleedit@example.com' }),
+  },
+  'stores/warning_stop_time.$startDate.$endDate.tsx': {
+    permission: 'storeSettings',
+    params: { startDate: '20200101', endDate: '20200101' },
+    form: ({ chain }) => ({ intent: 'delete', schedule_id: chain.alertSchedule }),
+  },
+  'stores/warning_stop_time.$startDate.$endDate_.$scheduleId.edit.tsx': {
+    permission: 'storeSettings',
+    params: { startDate: '20200101', endDate: '20200101', scheduleId: 'null' },
+    form: () => ({ schedule_type: 1, term_type: 2, start_date: '2020-01-02', time_target_type: 1, 'cells.store': 3 }),
+  },
+  'stores/reports._index.tsx': { form: ({ chain }) => ({ setting_no: chain.regularReport }) },
+  'stores/reports.create.tsx': {
+    form: ({ chain, world }) => ({ regular_report: '0', file_name: 'daily', report_type: '3', start_date: `${day(world).slice(0, 4)}-${day(world).slice(4, 6)}-${day(world).slice(6, 8)}`, interval_mode: 'every10', output_format: '2', mail_flg: '0', equipment_ids: chain.equipment }),
+  },
+  'stores/reports.files.$historyNo.ts': { params: ({ chain }) => ({ historyNo: String(chain.report) }) },
+  'stores/regular_report.$settingNo.edit.tsx': {
+    params: ({ chain }) => ({ settingNo: String(chain.regularReport) }),
+    form: ({ chain, world }) => ({ setting_name: '日報', file_name: 'daily', report_type: '3', start_date: `${day(world).slice(0, 4)}-${day(world).slice(4, 6)}-${day(world).slice(6, 8)}`, interval_mode: 'every10', output_format: '2', mail_flg: '0', equipment_ids: chain.equipment }),
+  },
 };
+
+/** The store-user form as posted: the chain's store-user group and company. */
+function userForm(chain: World['chains'][Side], fields: Record<string, string>): Record<string, string | number> {
+  return { intent: 'save', user_name: '店舗 利用者', company_id: chain.company, tel_no: '0312345678', language: 'JP', valid_flg: 1, notice_flg: 1, alert_filter: 1, usergroup: chain.usergroup, ...fields };
+}
 
 /** The URL path of a store page file (dots separate segments, [.] is a dot, _layout is the folder's own). */
 export function consolePathOf(key: string, storeId: string): string {
   const [folder, file] = key.split('/');
   const stem = file.replace(/\.tsx?$/, '').replace(/\$$/, '');
-  const segments = stem === '_layout' ? [] : (stem.match(/(?:\[[^\]]*\]|[^.])+/g) ?? []).map((segment) => segment.replace(/\[([^\]]*)\]/g, '$1'));
+  const segments = stem === '_layout' ? [] : (stem.match(/(?:\[[^\]]*\]|[^.])+/g) ?? []).filter((segment) => segment !== '_index').map((segment) => segment.replace(/\[([^\]]*)\]/g, '$1'));
   const base = folder === 'stores' ? `/stores/${storeId}` : '/resources';
   return [base, ...segments].join('/');
 }

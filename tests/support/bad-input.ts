@@ -39,6 +39,11 @@ export interface SweepWorld {
   /** The sensor's open alert. */
   alertId: string;
   diagramId: number;
+  /** An alert-stop schedule of the store (a day long past). */
+  alertScheduleId: number;
+  /** A regular report setting of the store and a produced report (history_no). */
+  settingNo: number;
+  historyNo: number;
 }
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
@@ -76,7 +81,27 @@ export async function buildSweepWorld(db: Db): Promise<SweepWorld> {
   const token = await handlerOfFile('token', 'POST');
   const signedIn = await call(token as never, new Request(`${BASE}/on-reco/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: adminLogin, password: TEST_PASSWORD }) }));
   const { access_token: adminToken } = (await signedIn.json()) as { access_token: string };
-  return { adminLogin, adminToken, gatewayToken, storeId, gatewayInfo: `GW-${storeId}`, pin, userId, usergroupId, equipmentId, readingAt, alertId, diagramId: diagram.diagram_id };
+  // Masters nothing uses, for the system masters' delete examples.
+  await sql`insert into companies (company_id, company_name) values ('C009', '削除用商事');
+    insert into storegroups (storegroup_id, company_id, storegroup_name) values ('G09', 'C001', '削除用グループ');
+    insert into usergroups (usergroup_id, usergroup_name, usergroup_authority) overriding system value values (900001, '削除用', 101)`.execute(db);
+  const schedule = await db
+    .insertInto('alert_schedules')
+    .values({ store_id: storeId, schedule_type: 1, term_type: 2, start_date: '2020-01-01', end_date: '2020-01-01', time_target_type: 1, sun_flg: 0, mon_flg: 0, tue_flg: 0, wed_flg: 0, thu_flg: 0, fri_flg: 0, sat_flg: 0 })
+    .returning('schedule_id')
+    .executeTakeFirstOrThrow();
+  const period = { start_time: new Date(), end_time: new Date(), report_type: 3, output_format: 2 };
+  const { setting_no: settingNo } = await db
+    .insertInto('regular_reports')
+    .values({ store_id: storeId, setting_name: '日報', file_name: 'daily', regular_report: 1, data_interval: 10, equipment_ids: [equipmentId], ...period })
+    .returning('setting_no')
+    .executeTakeFirstOrThrow();
+  const { history_no: historyNo } = await db
+    .insertInto('report_history')
+    .values({ store_id: storeId, setting_no: settingNo, file_name: 'daily', state: 'done', content_type: 'text/csv; charset=utf-8', content: Buffer.from('\uFEFF日時\r\n'), ...period })
+    .returning('history_no')
+    .executeTakeFirstOrThrow();
+  return { adminLogin, adminToken, gatewayToken, storeId, gatewayInfo: `GW-${storeId}`, pin, userId, usergroupId, equipmentId, readingAt, alertId, diagramId: diagram.diagram_id, alertScheduleId: schedule.schedule_id, settingNo, historyNo };
 }
 
 type Example = Record<string, unknown>;
@@ -116,6 +141,7 @@ export function validExamples(w: SweepWorld): Readonly<Record<string, Example>> 
     getStorePin: { store_id: w.storeId },
     reissueStorePin: { store_id: w.storeId },
     removeGateway: { store_id: w.storeId, gateway_info: w.gatewayInfo },
+    exchangeStoreGateway: { store_id: w.storeId, gateway_info: `${w.gatewayInfo}-NEW` },
     listStoreUsers: { store_id: w.storeId },
     listStoreSensors: { store_id: w.storeId, include_hidden: '1' },
     getEquipment: { equipment_id: w.equipmentId },
@@ -131,8 +157,84 @@ export function validExamples(w: SweepWorld): Readonly<Record<string, Example>> 
     getDiagramImage: { diagram_id: w.diagramId, download: '1' },
     setStoreDiagram: { store_id: w.storeId, diagram_id: w.diagramId },
     saveSensorPositions: { equipment_id: w.equipmentId, position_x: 100, position_y: 50 },
+    getHaccpRecord: { store_id: w.storeId, date: toCompactDate(dayAgo) },
+    signHaccpRecord: { store_id: w.storeId, date: toCompactDate(dayAgo), note: '確認しました' },
     pairGateway: { gateway_info: w.gatewayInfo, pin_code: w.pin },
+    listAlertSchedules: { store_id: w.storeId, start_date: toCompactDate(dayAgo), end_date: toCompactDate(today) },
+    saveAlertSchedule: {
+      store_id: w.storeId,
+      schedule_id: null,
+      schedule_type: 2,
+      term_type: 1,
+      start_date: '20200105',
+      end_date: '20200301',
+      sun_flg: 1,
+      wed_flg: 1,
+      time_target_type: 2,
+      times: [{ equipment_id: w.equipmentId, equipment_name: '冷蔵庫', time_schedules: [{ start: '01:00', end: '02:30' }, { start: '23:00', end: '00:00' }] }],
+    },
+    deleteAlertSchedule: { store_id: w.storeId, schedule_id: w.alertScheduleId },
     postReadings: { readings: [{ serial_no: SERIAL, measured_at: toCompactDateTime(new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000)), temperature: 14.5, error: false, battery: 80, receive_sensitivity: -70 }], buffer_overflow: false },
+    listAudit: { from: toCompactDate(dayAgo), to: toCompactDate(today), user_id: w.userId, store_id: w.storeId, kind: 'store', page_no: 1, page_count: 20 },
+    listUsergroupMaster: { page_no: 1, page_count: 20, usergroup_id: w.usergroupId, usergroup_name: 'グループ' },
+    saveUsergroup: { usergroup_id: w.usergroupId, usergroup_name: '管理者グループ', usergroup_authority: 1 },
+    deleteUsergroup: { usergroup_id: 900001 },
+    listCompanyMaster: { page_no: 1, page_count: 20, company_id: 'C001', company_name: 'テスト' },
+    saveCompany: { company_id: 'C001', company_name: 'テスト商事 改', mode: 'update' },
+    deleteCompany: { company_id: 'C009' },
+    listStoregroupMaster: { page_no: 1, page_count: 20, company_id: 'C001', storegroup_id: 'G01', storegroup_name: '東京' },
+    saveStoregroup: { storegroup_id: 'G01', company_id: 'C001', storegroup_name: '東京エリア 改', mode: 'update' },
+    deleteStoregroup: { storegroup_id: 'G09' },
+    listUsers: { page_no: 1, page_count: 20, mailaddress: 'example', valid_flg: 1, alert_filter: 1, usergroup_id: w.usergroupId, user_id: w.userId, user_name: 'sweep' },
+    saveUser: {
+      login_id: 'sweepuser',
+      user_name: '掃引 利用者',
+      company_id: 'C001',
+      tel_no: '0312345678',
+      mailaddress1: 'sweepuser@example.com',
+      mailaddress2: 'sweepuser2@example.com',
+      mailaddress3: null,
+      language: 'US',
+      valid_flg: 1,
+      notice_flg: 1,
+      alert_filter: 0,
+      usergroup: [w.usergroupId],
+      store_id: w.storeId,
+    },
+    // The user saveUser's example creates (the sweeper is user 1 of the fresh world; it may not delete itself).
+    deleteUser: { user_id: w.userId + 1 },
+    listEquipments: { store_id: w.storeId },
+    saveEquipment: {
+      store_id: w.storeId,
+      serial_no: 'AA:BB:5E:00:00:99',
+      equipment_name: '新しい冷蔵庫',
+      installation_datetime: '20240401',
+      removal_datetime: '20991231',
+      measure_target_equipment_kind_id: 1,
+      lower_limit: -5.5,
+      upper_limit: 10,
+      guard_time: 30,
+      snoozing_time: 60,
+      icon_kind: 3,
+      def_time: [{ start: '02:00', end: '02:30' }],
+      time_constant: 100,
+      disp_flg: 1,
+    },
+    listUnregisteredSensors: { store_id: w.storeId },
+    postHeardSensors: { sensors: [{ serial_no: 'C0:FF:EE:00:00:01', format: 'atc1441', temperature: 5.5, receive_sensitivity: -70, heard_at: toCompactDateTime(new Date(Date.now() - 60_000)) }] },
+    listReportHistory: { store_id: w.storeId, since: '20000101000000', until: '20991231235959', page_no: 1 },
+    downloadReport: { history_no: w.historyNo },
+    listRegularReports: { store_id: w.storeId },
+    saveReport: {
+      store_id: w.storeId, setting_no: w.settingNo, setting_name: '月報', file_name: '温度記録', report_type: 1, regular_report: 1, data_interval: null, manual_data_interval: ['08:00', '17:00'],
+      start_time: `${toCompactDate(today)}000000`, end_time: `${toCompactDate(today)}235000`, output_format: 2, mail_flg: 1,
+      option1: 1, option2: 1, option3: 0, option4: 0, option5: 0, equipment_ids: [w.equipmentId], mail_addresses: ['tencho@example.com'], attachment_flg: 1,
+    },
+    deleteRegularReport: { store_id: w.storeId, setting_no: w.settingNo },
+    postHealth: {
+      reported_at: toCompactDateTime(new Date()), version: '0.2.0', uptime_seconds: 3600, buffer_depth: 10, buffer_capacity: 1000, oldest_unsent_at: null,
+      disk_free_bytes: 8_000_000_000, disk_total_bytes: 16_000_000_000, ble_adapter: 'on', sensors_heard: 1, lte_rssi: -80, dropped_total: 0,
+    },
   };
 }
 
@@ -551,10 +653,11 @@ export function casesOf(plan: CallPlan): fc.Arbitrary<SweepCase> {
 /**
  * The calls in an order where a write that goes through spoils no other call's cases: the
  * gateway's calls before pairing again revokes its token, the PIN's use before it is reissued,
- * the removal of the gateway and the administrator's password last.
+ * the removal of the gateway, the administrator's password and the sign-out (which revokes the
+ * sweep's token) last.
  */
 export function inSafeOrder<T extends { call: ApiCall }>(plans: T[]): T[] {
-  const order = ['getGatewayConfig', 'postReadings', 'pairGateway', '*', 'removeGateway', 'changePassword'];
+  const order = ['getGatewayConfig', 'postReadings', 'postHeardSensors', 'postHealth', 'pairGateway', '*', 'removeGateway', 'exchangeStoreGateway', 'changePassword', 'revokeToken'];
   const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.indexOf('*'));
   return [...plans].sort((a, b) => rank(a.call.id) - rank(b.call.id));
 }
@@ -565,7 +668,9 @@ const seedOf = (seed: number, callId: string) => [...callId].reduce((hash, char)
 /** `count` cases drawn with `seed`, spread evenly over the calls (and the unknown paths), grouped by call; `only` names the calls to sweep. */
 export function sweepCases(plans: CallPlan[], token: string, count: number, seed: number, only?: readonly string[]): Map<string, SweepCase[]> {
   const byCall = new Map<string, SweepCase[]>();
-  const arbitraries: [string, fc.Arbitrary<SweepCase>][] = [...inSafeOrder(plans).map((plan) => [plan.call.id, casesOf(plan)] as [string, fc.Arbitrary<SweepCase>]), ['unknownPath', unknownPathCases(token)]];
+  // A write without input (the sign-out) has nothing to sweep.
+  const sweepable = plans.filter((plan) => plan.call.input || plan.call.method === 'GET');
+  const arbitraries: [string, fc.Arbitrary<SweepCase>][] = [...inSafeOrder(sweepable).map((plan) => [plan.call.id, casesOf(plan)] as [string, fc.Arbitrary<SweepCase>]), ['unknownPath', unknownPathCases(token)]];
   const each = Math.ceil(count / arbitraries.length);
   for (const [id, arbitrary] of arbitraries) if (!only || only.includes(id)) byCall.set(id, fc.sample(arbitrary, { seed: seedOf(seed, id), numRuns: each }));
   return byCall;

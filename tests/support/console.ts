@@ -10,7 +10,7 @@ import { freePort } from './ports';
 // build of the console (console-build.ts) served on a free port.
 
 export function machine(): string {
-  return `${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.cpus()[0]?.model ?? 'unknown CPU'}`;
+  return `${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.cpus()[0]?.model ?? 'unknown CPU'}, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}`;
 }
 
 /** `logs`: keep what the server writes to stdout (its pino lines) in this array. */

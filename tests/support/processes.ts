@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
-/** The worker process (scripts/worker.ts) against the given database and SMTP server. */
-export function startWorker(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
+/** The worker process (scripts/worker.ts) of a lane (all jobs by default) against the given database and SMTP server. */
+export function startWorker(env: Record<string, string>, lane: 'all' | 'alerts' | 'reports' = 'all'): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts'), lane], {
     env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -215,6 +215,7 @@ export function GraphPanel({ index, storeId, states, panel, sensors, today }: Gr
                 yRange={panel.yRange}
                 thresholdBands={panel.thresholdBands}
                 limits={panel.limits}
+                limitSteps={panel.limitSteps}
                 alertStops={panel.alertStops}
                 onPointClick={openComment}
               />

@@ -2,7 +2,7 @@ import { type ActiveElement, type ChartEvent, type ChartOptions, type Plugin, ty
 import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
 import { formatDegrees } from '~/domain/format';
-import { GAUGE_MARKS, type MinuteRange, type ValueBand, slotLabel, tickLabel, tickStep } from '~/domain/graph';
+import { GAUGE_MARKS, type LimitStep, type MinuteRange, type ValueBand, slotLabel, tickLabel, tickStep } from '~/domain/graph';
 
 // The chart of one graph panel. This module (and Chart.js with it) is loaded only by the
 // temperature graph page, through React.lazy (lazy-chart.tsx): nothing here reaches the shared
@@ -28,6 +28,8 @@ export interface TemperatureChartProps {
   /** With one sensor: the zones outside its limits, and the limits as dashed lines. */
   thresholdBands: ValueBand[];
   limits: number[];
+  /** The limits over time (settings history): drawn as step lines instead of flat ones. */
+  limitSteps?: LimitStep[];
   alertStops: MinuteRange[];
   /** A click on a point of a sensor that takes comments. */
   onPointClick?: (equipmentId: number, slot: number) => void;
@@ -43,6 +45,7 @@ interface BandOptions {
   stepMinutes: number;
   thresholdBands: ValueBand[];
   limits: number[];
+  limitSteps?: LimitStep[];
   alertStops: MinuteRange[];
   defrost: { colour: string; ranges: MinuteRange[] }[];
 }
@@ -63,7 +66,9 @@ const bandsPlugin: Plugin<'line', BandOptions> = {
       const top = y.getPixelForValue(band.to);
       const bottom = y.getPixelForValue(band.from);
       ctx.fillStyle = 'rgba(239, 68, 68, 0.07)';
-      ctx.fillRect(area.left, top, area.right - area.left, bottom - top);
+      const left = band.start === undefined ? area.left : xOf(band.start);
+      const right = band.end === undefined ? area.right : xOf(band.end);
+      ctx.fillRect(left, top, right - left, bottom - top);
     }
     for (const sensor of options.defrost) {
       ctx.fillStyle = withAlpha(sensor.colour, 0.13);
@@ -85,12 +90,33 @@ const bandsPlugin: Plugin<'line', BandOptions> = {
     ctx.setLineDash([6, 4]);
     ctx.lineWidth = 1.5;
     ctx.strokeStyle = '#dc2626';
-    for (const limit of options.limits) {
-      const at = Math.round(y.getPixelForValue(limit)) + 0.5;
-      ctx.beginPath();
-      ctx.moveTo(area.left, at);
-      ctx.lineTo(area.right, at);
-      ctx.stroke();
+    if (options.limitSteps && options.limitSteps.length > 0) {
+      // Each limit as a step line: flat while a setting held, a vertical step where it changed.
+      for (const side of ['lower', 'upper'] as const) {
+        ctx.beginPath();
+        let drawing = false;
+        for (const step of options.limitSteps) {
+          const value = step[side];
+          if (value === null) {
+            drawing = false;
+            continue;
+          }
+          const at = Math.round(y.getPixelForValue(value)) + 0.5;
+          if (drawing) ctx.lineTo(xOf(step.start), at);
+          else ctx.moveTo(xOf(step.start), at);
+          ctx.lineTo(xOf(step.end), at);
+          drawing = true;
+        }
+        ctx.stroke();
+      }
+    } else {
+      for (const limit of options.limits) {
+        const at = Math.round(y.getPixelForValue(limit)) + 0.5;
+        ctx.beginPath();
+        ctx.moveTo(area.left, at);
+        ctx.lineTo(area.right, at);
+        ctx.stroke();
+      }
     }
     ctx.restore();
   },
@@ -116,7 +142,7 @@ function hatch(ctx: CanvasRenderingContext2D): CanvasPattern | string {
   return hatchPattern ?? 'rgba(100, 116, 139, 0.15)';
 }
 
-export default function TemperatureChart({ period, sensors, yRange, thresholdBands, limits, alertStops, onPointClick }: TemperatureChartProps) {
+export default function TemperatureChart({ period, sensors, yRange, thresholdBands, limits, limitSteps, alertStops, onPointClick }: TemperatureChartProps) {
   const axisPeriod = useMemo(() => ({ unit: period.unit, since: new Date(period.sinceMs), stepMinutes: period.stepMinutes }), [period.unit, period.sinceMs, period.stepMinutes]);
   const data = useMemo(
     () => ({
@@ -194,6 +220,7 @@ export default function TemperatureChart({ period, sensors, yRange, thresholdBan
           stepMinutes: period.stepMinutes,
           thresholdBands,
           limits,
+          limitSteps,
           alertStops,
           defrost: sensors.map((sensor) => ({ colour: sensor.colour, ranges: sensor.defrost })),
         },
@@ -207,7 +234,7 @@ export default function TemperatureChart({ period, sensors, yRange, thresholdBan
         if (hit && onPointClick) onPointClick(hit.equipmentId, hit.slot);
       },
     }),
-    [axisPeriod, period.slotCount, period.stepMinutes, yRange.min, yRange.max, thresholdBands, limits, alertStops, sensors, onPointClick],
+    [axisPeriod, period.slotCount, period.stepMinutes, yRange.min, yRange.max, thresholdBands, limits, limitSteps, alertStops, sensors, onPointClick],
   );
   return <Line data={data} options={options} plugins={[bandsPlugin]} />;
 }

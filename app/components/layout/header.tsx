@@ -1,6 +1,6 @@
 import { Form, Link, useFetcher } from '@remix-run/react';
 import { useState } from 'react';
-import { BellIcon, DashboardIcon, MasterIcon, SystemIcon, UserIcon } from '~/components/icons';
+import { BellIcon, DashboardIcon, GatewayIcon, MasterIcon, SystemIcon, UserIcon } from '~/components/icons';
 import { formatDateTime, parseCompact } from '~/domain/japan-time';
 import { NOTICE_POPUP_STEP } from '~/domain/notice-schemas';
 import { ACCOUNT_MENU_LINKS, HEADER_MENUS, type MenuLink, type Permission, visibleLinks, visibleMenu } from '~/domain/roles';
@@ -13,7 +13,7 @@ export interface HeaderViewer {
   mailaddress1: string | null;
 }
 
-const MENU_ICONS: Record<string, React.ReactNode> = { master: <MasterIcon className="h-5 w-5" />, system: <SystemIcon className="h-5 w-5" /> };
+const MENU_ICONS: Record<string, React.ReactNode> = { master: <MasterIcon className="h-5 w-5" />, system: <SystemIcon className="h-5 w-5" />, gateways: <GatewayIcon className="h-5 w-5" /> };
 
 export function Header({ viewer, permissions, showDashboardLink }: { viewer: HeaderViewer; permissions: Record<Permission, boolean>; showDashboardLink: boolean }) {
   return (

@@ -19,6 +19,7 @@ const ICONS: Record<string, typeof ChartIcon> = {
   diagram: MapIcon,
   settings: GearIcon,
   management: StoreIcon,
+  haccp: ReportIcon,
 };
 
 /**

@@ -1,4 +1,4 @@
-import { PasscodeIssuedSchema, PasscodeRequestSchema, PasswordChangedSchema, PasswordChangeSchema, AuthInfoSchema, TokenRequestSchema } from '../auth-schemas';
+import { PasscodeIssuedSchema, PasscodeRequestSchema, PasswordChangedSchema, PasswordChangeSchema, AuthInfoSchema, TokenRequestSchema, TokenRevokedSchema } from '../auth-schemas';
 import { UserQuerySchema, UserSummarySchema } from '../user-schemas';
 import { body, defineCall, jsonAnswer, query } from './call';
 
@@ -16,6 +16,12 @@ export const issueToken = defineCall('issueToken', 'POST /on-reco/token', {
     { status: 429, error: 'too_many_attempts', when: 'too many failed sign-ins for this account and address, this address, or this account from an unknown address (Retry-After)' },
     { status: 429, error: 'busy', when: 'too many password checks at once (Retry-After)' },
   ],
+});
+
+export const revokeToken = defineCall('revokeToken', 'DELETE /on-reco/token', {
+  summary: 'Sign out: revoke the bearer token the request carries',
+  description: 'The token stops working at once (the CLI\'s logout). Other tokens of the user stay valid.',
+  answer: jsonAnswer(TokenRevokedSchema, 'Revoked.'),
 });
 
 export const changePassword = defineCall('changePassword', 'POST /on-reco/v1/user/pass', {

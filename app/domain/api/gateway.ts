@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GatewayReadingSchema, MAX_READINGS_PER_BATCH, PairRequestSchema, ReadingsBatchSchema } from '../gateway-schemas';
+import { HealthReportSchema } from '../gateway-health';
 import { body, defineCall, jsonAnswer } from './call';
 
 // The gateway protocol (DESIGN.md): pairing by PIN, then the store's config and readings with
@@ -17,12 +18,15 @@ export const IngestAnswerSchema = z.strictObject({
   accepted: z.number().int(),
   duplicates: z.number().int(),
   rejected: z.array(z.strictObject({ index: z.number().int(), reason: z.string() })),
+  /** Why the health report carried with the batch was not stored (the readings were). */
+  health_error: z.string().optional(),
 });
 
 /** The body of a readings batch as a gateway sends it; the readings are checked one by one (a bad one rejects only itself). */
 const DocumentedBatchSchema = z.object({
   readings: z.array(GatewayReadingSchema).max(MAX_READINGS_PER_BATCH),
   buffer_overflow: z.boolean().optional(),
+  health: HealthReportSchema.optional(),
 });
 
 export const pairGateway = defineCall('pairGateway', 'POST /on-reco/v1/gateway/pair', {
@@ -52,5 +56,21 @@ export const postReadings = defineCall('postReadings', 'POST /on-reco/v1/gateway
     { status: 400, error: 'invalid_request', when: 'the body is not valid JSON or gzip' },
     { status: 413, error: 'invalid_request', when: 'the body is larger than 8 MB (after gunzip)' },
     { status: 429, error: 'busy', when: 'too many batches in flight on this server (Retry-After)' },
+  ],
+});
+
+export const HealthAnswerSchema = z.strictObject({ stored: z.boolean() });
+
+export const postHealth = defineCall('postHealth', 'POST /on-reco/v1/gateway/health', {
+  summary: 'The gateway\'s health: version, uptime, buffer, disk, BLE adapter, sensors heard, LTE signal',
+  description:
+    'Sent on its own when there was nothing to upload for 5 minutes or when something that matters changed; otherwise it rides with a readings batch as `health`. ' +
+    'Stored as the store\'s latest report and kept 30 days; a buffer at 80 % or a nearly full disk raises OE00000006, readings dropped raise OE00000007.',
+  access: { kind: 'gateway' },
+  input: body(HealthReportSchema, { encoding: 'json-gzip', maxBytes: 2 * 1024 * 1024 }),
+  answer: jsonAnswer(HealthAnswerSchema, 'The report was stored.'),
+  errors: [
+    { status: 400, error: 'invalid_request', when: 'a field is missing or absurd (negative depth, depth over capacity, a version over 64 characters, LTE outside −150..0 dBm): nothing is stored' },
+    { status: 413, error: 'invalid_request', when: 'the body is larger than 2 MB (after gunzip)' },
   ],
 });

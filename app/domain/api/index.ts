@@ -1,19 +1,26 @@
 import type { ApiCall, HttpMethod } from './call';
 import * as alerts from './alerts';
+import * as alertSchedules from './alert-schedules';
+import * as audit from './audit';
 import * as auth from './auth';
 import * as diagrams from './diagrams';
 import * as gateway from './gateway';
+import * as haccp from './haccp';
 import * as lookups from './lookups';
+import * as masters from './masters';
 import * as notices from './notices';
 import * as openapi from './openapi';
+import * as reports from './reports';
 import * as sensors from './sensors';
+import * as sensorSettings from './sensor-settings';
 import * as stores from './stores';
+import * as users from './users';
 
 // The API registry: every /on-reco call, declared once (DESIGN.md "The API registry").
 // Importable without server code: the CLI's client and the tests read it as plain data.
 
 export * from './call';
-export { alerts, auth, diagrams, gateway, lookups, notices, openapi, sensors, stores };
+export { alerts, alertSchedules, audit, auth, diagrams, gateway, haccp, lookups, masters, notices, openapi, reports, sensors, sensorSettings, stores, users };
 
 const isCall = (value: unknown): value is ApiCall => typeof value === 'object' && value !== null && 'id' in value && 'path' in value && 'access' in value;
 
@@ -37,7 +44,7 @@ export function registryOf(areas: Readonly<Record<string, Readonly<Record<string
 }
 
 /** The declared calls of each area. */
-export const API_AREAS: Readonly<Record<string, readonly ApiCall[]>> = registryOf({ auth, lookups, notices, stores, sensors, alerts, diagrams, gateway, openapi });
+export const API_AREAS: Readonly<Record<string, readonly ApiCall[]>> = registryOf({ auth, lookups, notices, stores, users, masters, sensors, sensorSettings, alerts, alertSchedules, reports, haccp, diagrams, gateway, openapi, audit });
 
 /** Every declared call. */
 export const API_CALLS: readonly ApiCall[] = Object.values(API_AREAS).flat();

@@ -1,6 +1,6 @@
 import { MeasurementCommentAnswerSchema, MeasurementCommentSchema, MeasurementCsvQuerySchema } from '../graph-schemas';
+import { SensorDetailAnswerSchema } from '../sensor-settings';
 import {
-  EquipmentAnswerSchema,
   EquipmentQuerySchema,
   MeasurementAnswerSchema,
   MeasurementQuerySchema,
@@ -24,7 +24,7 @@ export const listStoreSensors = defineCall('listStoreSensors', 'GET /on-reco/v1/
 export const getEquipment = defineCall('getEquipment', 'GET /on-reco/v1/equipments', {
   summary: 'One sensor\'s detail',
   input: query(EquipmentQuerySchema),
-  answer: jsonAnswer(EquipmentAnswerSchema, 'The sensor\'s settings.'),
+  answer: jsonAnswer(SensorDetailAnswerSchema, 'The sensor\'s settings: 000 §3\'s fields, 001 §3 "Sensor detail" and updated_at (the save\'s concurrency token).'),
   errors: [sensorNotFound],
   references: { equipment_id: 'equipment' },
 });

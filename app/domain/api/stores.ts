@@ -1,5 +1,7 @@
 import { StoreListQuerySchema } from '../store-list';
 import {
+  GatewayExchangeAnswerSchema,
+  GatewayExchangeRequestSchema,
   GatewayPinAnswerSchema,
   RemovalAnswerSchema,
   RemovalRequestSchema,
@@ -60,6 +62,18 @@ export const reissueStorePin = defineCall('reissueStorePin', 'POST /on-reco/v1/s
   input: body(StoreIdSchema),
   answer: jsonAnswer(GatewayPinAnswerSchema, 'The new PIN and until when it is valid.'),
   errors: [{ status: 409, error: 'invalid_state', when: 'a removed store has no PIN; exchange its gateway first' }],
+});
+
+export const exchangeStoreGateway = defineCall('exchangeStoreGateway', 'POST /on-reco/v1/stores/gateway', {
+  summary: 'Exchange the store\'s gateway (ゲートウェイ交換)',
+  description: 'For an operating (1) or removed (2) store: the old gateway\'s token is revoked and the store waits for the new gateway (working_state 0) until it pairs with the PIN.',
+  access: storeManagement,
+  input: body(GatewayExchangeRequestSchema),
+  answer: jsonAnswer(GatewayExchangeAnswerSchema, 'The store\'s new gateway and working state.'),
+  errors: [
+    { status: 409, error: 'invalid_state', when: 'the store is not operating or removed' },
+    { status: 400, error: 'duplicate_value', when: 'another store has this gateway: "The same value can not be registered: gateway_info"' },
+  ],
 });
 
 export const removeGateway = defineCall('removeGateway', 'POST /on-reco/v1/equipments/removal', {

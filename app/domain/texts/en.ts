@@ -9,6 +9,8 @@ export const en: Texts = {
     OE00000003: 'Battery low',
     OE00000004: 'Sensor error: temperature cannot be taken',
     OE00000005: 'No communication for a long time',
+    OE00000006: 'Gateway buffer nearly full (readings at risk)',
+    OE00000007: 'Gateway buffer overflowed: readings lost',
   },
   confirmedAlerts: {
     OE00000001: 'Temperature abnormal (above upper limit)',
@@ -27,6 +29,7 @@ export const en: Texts = {
     time: (at: string) => `Time:        ${at} (Japan time)`,
     graph: 'Graph: ',
     footer: 'This mail was sent by On-Reco automatically.',
+    lost: (count: number) => `Readings lost: ${count}`,
   },
 
   temporaryPasswordMail: (f: PasswordMailFacts) => ({
@@ -64,4 +67,8 @@ export const en: Texts = {
     forbiddenHint: 'Sign in as a user who may see it.',
     retry: 'Reload',
   },
+  welcomeMail: (f: PasswordMailFacts & { loginUrl: string }) => ({
+    subject: '[On-Reco] Your account',
+    text: `${f.userName},\n\nAn On-Reco account was created for you.\n\n  Login ID: ${f.loginId}\n  Temporary password: ${f.password}\n  Valid until: ${f.validUntil} (Japan time)\n\nSign in at ${f.loginUrl} with it and change your password.\nIf it has expired, ask for a new one with "Forgot your password?" on the sign-in page.\n`,
+  }),
 };

@@ -19,6 +19,8 @@ export const ja = {
     OE00000003: '電池残量低下',
     OE00000004: 'センサ異常（温度が取得できません）',
     OE00000005: '長時間通信がありません',
+    OE00000006: 'ゲートウェイのバッファ残量低下（データ欠損のおそれ）',
+    OE00000007: 'ゲートウェイのバッファあふれ（データ欠損）',
   },
   confirmedAlerts: {
     OE00000001: '温度異常（上限超過）',
@@ -37,6 +39,7 @@ export const ja = {
     time: (at: string) => `日時:     ${at}`,
     graph: '温度グラフ: ',
     footer: 'このメールは On-Reco から自動送信されています。',
+    lost: (count: number) => `欠損件数: ${count}件`,
   },
 
   temporaryPasswordMail: (f: PasswordMailFacts) => ({
@@ -80,6 +83,11 @@ export const ja = {
     forbiddenHint: '権限のあるユーザーでログインして下さい。',
     retry: '再読み込み',
   },
+  /** A new user's welcome mail (issue 13): their login id and a temporary password, as the forgotten-password mail has. */
+  welcomeMail: (f: PasswordMailFacts & { loginUrl: string }) => ({
+    subject: '【On-Reco】アカウント登録のお知らせ',
+    text: `${f.userName} 様\n\nOn-Reco のアカウントが登録されました。\n\n  ログインID: ${f.loginId}\n  仮パスワード: ${f.password}\n  有効期限: ${f.validUntil}\n\n${f.loginUrl} からこの仮パスワードでログインし、パスワードを変更して下さい。\n期限を過ぎた場合はログイン画面の「パスワードを忘れた方」から仮パスワードを再発行できます。\n`,
+  }),
 };
 
 export type Texts = typeof ja;

@@ -2,7 +2,9 @@ import { type LoaderFunctionArgs, type MetaFunction, json } from '@remix-run/nod
 import { Form, useLoaderData, useNavigate, useSubmit } from '@remix-run/react';
 import { useState } from 'react';
 import { AnnouncementBar } from '~/components/announcement-bar';
-import { FilterIcon, SearchIcon, StoreStatusIcon } from '~/components/icons';
+import { FilterIcon, SearchIcon, SignalIcon, StoreStatusIcon } from '~/components/icons';
+import { lteLevel } from '~/domain/gateway-health';
+import { SIGNAL_LABELS } from '~/domain/levels';
 import { ListSection } from '~/components/page-kit';
 import { PageError } from '~/components/page-error';
 import { StaleDataMark } from '~/components/stale-data-mark';
@@ -119,6 +121,7 @@ function StoreRows({ stores }: { stores: Loaded['list']['stores'] }) {
         <tr>
           <th className="w-36 px-4 py-2">状態</th>
           <th className="w-80 px-4 py-2">店舗名</th>
+          <th className="w-16 px-4 py-2">LTE</th>
           <th className="px-4 py-2">警報</th>
         </tr>
       </thead>
@@ -137,6 +140,10 @@ function StoreRows({ stores }: { stores: Loaded['list']['stores'] }) {
                 <a href={href} className="hover:underline" onClick={(event) => event.stopPropagation()}>
                   {store.store_name}
                 </a>
+              </td>
+              <td className="px-4 py-2.5" data-testid="store-lte">
+                {/* 000 §3 receive_sensitivity of the store; missing counts as −100 (no bars). */}
+                <SignalIcon level={lteLevel(store.receive_sensitivity)} className="h-5 w-5" title={`LTE ${SIGNAL_LABELS[lteLevel(store.receive_sensitivity)]}`} />
               </td>
               <td className={`px-4 py-2.5 ${store.store_status === 3 ? 'font-medium text-red-600' : 'text-slate-500'}`}>{store.alert_messages.join('、')}</td>
             </tr>

@@ -2,6 +2,8 @@ import { postReadings } from '~/domain/api/gateway';
 import { apiAction, apiNotAllowed } from '~/http/api-route.server';
 import { discardBody } from '~/http/api.server';
 import { retryLater } from '~/http/failures.server';
+import { HealthReportSchema } from '~/domain/gateway-health';
+import { recordGatewayHealth } from '~/services/gateway-health.server';
 import { ingestReadings } from '~/services/ingest.server';
 import { logger } from '~/services/logger.server';
 
@@ -29,9 +31,19 @@ async function inFlightLimit(next: () => Promise<Response>, request: Request): P
 // POST /v1/gateway/readings (gateway token; JSON, gzip allowed, at most 8 MB unpacked; up to 5,000 readings).
 export const action = apiAction(
   postReadings,
-  ({ storeId, input: batch, db, now }) => {
+  async ({ storeId, input: batch, db, now }) => {
     if (batch.buffer_overflow) logger.child({ module: 'ingest' }).error({ storeId }, 'the gateway reports that its buffer overflowed and dropped readings');
-    return ingestReadings(db, storeId, batch.readings, now);
+    const answer = await ingestReadings(db, storeId, batch.readings, now);
+    if (batch.health === undefined) return answer;
+    // The health report rides along (docs/decisions/160): checked on its own, so a bad one never costs the readings.
+    const health = HealthReportSchema.safeParse(batch.health);
+    if (!health.success) {
+      const reason = health.error.issues.map((issue) => `health.${issue.path.join('.')}: ${issue.message}`).join('; ');
+      logger.child({ module: 'ingest' }).warn({ storeId, reason }, 'health report with the batch refused');
+      return { ...answer, health_error: reason };
+    }
+    await recordGatewayHealth(db, storeId, health.data, now);
+    return answer;
   },
   { around: inFlightLimit },
 );

@@ -284,7 +284,10 @@ describe('the demo chain', () => {
       select g.usergroup_authority as authority, count(sg.store_id)::int as stores
       from usergroups g left join store_usergroups sg using (usergroup_id) group by g.usergroup_id`);
     expect(new Set(groups.map((g) => g.authority))).toEqual(new Set([1, 2, 3, 4, 5, 10, 20, 30, 101]));
-    expect(groups.filter((g) => g.authority === 101).every((g) => g.stores === 1)).toBe(true);
+    // A store-user group is one store's; the onboarding chains' groups are prepared before their stores open.
+    const storeUserGroups = groups.filter((g) => g.authority === 101);
+    expect(storeUserGroups.every((g) => g.stores <= 1)).toBe(true);
+    expect(storeUserGroups.filter((g) => g.stores === 1).length).toBeGreaterThan(storeUserGroups.length / 2);
     const areas = groups.filter((g) => g.authority === 30).map((g) => g.stores);
     expect(Math.max(...areas)).toBeGreaterThanOrEqual(13);
     const cases = groups.filter((g) => g.authority === 20).map((g) => g.stores);
@@ -332,6 +335,20 @@ describe('the demo chain', () => {
     expect(list.all_count).toBeLessThanOrEqual(20);
     expect(list.alert_count).toBeGreaterThanOrEqual(1);
     expect(list.stores[0].store_status).toBe(3);
+  });
+});
+
+describe('the demo chain\'s HACCP record', () => {
+  it('has signed days, each with its audit row, signed by a store user of the store', async () => {
+    const signoffs = await rows(sql<{ store_id: string; day: string; user_id: number; issue_count: number }>`select store_id, day, user_id, issue_count from haccp_signoffs`);
+    expect(signoffs.length).toBeGreaterThan(0);
+    const audits = await rows(sql<{ n: number }>`select count(*)::int as n from audit_log where action = 'haccp_record.sign'`);
+    expect(audits[0].n).toBe(signoffs.length);
+    const outsiders = await rows(sql<{ n: number }>`
+      select count(*)::int as n from haccp_signoffs h where not exists (
+        select 1 from store_usergroups su join user_usergroups uu on uu.usergroup_id = su.usergroup_id
+        where su.store_id = h.store_id and uu.user_id = h.user_id)`);
+    expect(outsiders[0].n).toBe(0);
   });
 });
 

@@ -629,7 +629,8 @@ describe('alert texts', () => {
 
   it('recognises the codes, and the temperature ones that link to the graph', () => {
     expect(isAlertCode('OE00000005')).toBe(true);
-    expect(isAlertCode('OE00000006')).toBe(false);
+    expect(isAlertCode('OE00000007')).toBe(true); // the gateway's losses (docs/decisions/161)
+    expect(isAlertCode('OE00000008')).toBe(false);
     expect(isTemperatureAlert('OE00000002')).toBe(true);
     expect(isTemperatureAlert('OE00000004')).toBe(false);
   });

@@ -12,11 +12,11 @@ describe('roles (000 §6 / 001 §6)', () => {
 
   it('gives each role the menus of the role table', () => {
     const table = {
-      1: { systemMenu: true, masterMenu: true, createNotice: true, storeSettings: true, storeManagement: true, editDiagram: true },
-      10: { systemMenu: false, masterMenu: false, createNotice: false, storeSettings: true, storeManagement: true, editDiagram: true },
-      20: { systemMenu: false, masterMenu: true, createNotice: false, storeSettings: true, storeManagement: false, editDiagram: true },
-      30: { systemMenu: false, masterMenu: true, createNotice: false, storeSettings: true, storeManagement: false, editDiagram: true },
-      101: { systemMenu: false, masterMenu: false, createNotice: false, storeSettings: false, storeManagement: false, editDiagram: false },
+      1: { systemMenu: true, masterMenu: true, createNotice: true, storeSettings: true, storeManagement: true, editDiagram: true, auditLog: true, gatewayList: true },
+      10: { systemMenu: false, masterMenu: false, createNotice: false, storeSettings: true, storeManagement: true, editDiagram: true, auditLog: false, gatewayList: true },
+      20: { systemMenu: false, masterMenu: true, createNotice: false, storeSettings: true, storeManagement: false, editDiagram: true, auditLog: false, gatewayList: false },
+      30: { systemMenu: false, masterMenu: true, createNotice: false, storeSettings: true, storeManagement: false, editDiagram: true, auditLog: false, gatewayList: false },
+      101: { systemMenu: false, masterMenu: false, createNotice: false, storeSettings: false, storeManagement: false, editDiagram: false, auditLog: false, gatewayList: false },
     };
     for (const [authority, expected] of Object.entries(table)) expect(menuPermissions(Number(authority))).toEqual(expected);
   });
@@ -29,12 +29,13 @@ describe('roles (000 §6 / 001 §6)', () => {
 
   it('builds the header and sidebar menus from the same table', () => {
     const labels = (authority: number) => visibleMenu(storeMenu('S001'), menuPermissions(authority)).map((section) => section.links.map((link) => link.label));
-    expect(labels(101)).toEqual([['温度管理', '警報履歴', '温度グラフ', 'レポート', 'センサ配置図']]);
+    expect(labels(101)).toEqual([['温度管理', '警報履歴', '温度グラフ', 'レポート', 'HACCP記録', 'センサ配置図']]);
     expect(labels(20)[1]).toEqual(['設定']);
     expect(labels(10)[1]).toEqual(['設定', '店舗管理']);
-    expect(visibleMenu(HEADER_MENUS, menuPermissions(10))).toEqual([]);
+    expect(visibleMenu(HEADER_MENUS, menuPermissions(10)).map((menu) => menu.label)).toEqual(['ゲートウェイ']);
     expect(visibleMenu(HEADER_MENUS, menuPermissions(30)).map((menu) => menu.label)).toEqual(['マスタ管理']);
-    expect(visibleMenu(HEADER_MENUS, menuPermissions(1)).map((menu) => menu.label)).toEqual(['マスタ管理', 'システム管理']);
+    expect(visibleMenu(HEADER_MENUS, menuPermissions(1)).map((menu) => menu.label)).toEqual(['マスタ管理', 'システム管理', 'ゲートウェイ']);
+    expect(visibleMenu(HEADER_MENUS, menuPermissions(1)).find((menu) => menu.key === 'system')?.links.map((link) => link.label)).toContain('監査ログ');
     expect(visibleLinks(ACCOUNT_MENU_LINKS, menuPermissions(20))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { Page } from '~/components/page';
 import { PageError } from '~/components/page-error';
 import { StatusBar } from '~/components/status-bar';
 import { GatewayExchangeCard } from '~/components/store-management/gateway-exchange-card';
+import { GatewayHealthCard } from '~/components/store-management/gateway-health-card';
 import { GatewayPinCard } from '~/components/store-management/gateway-pin-card';
 import { RemovalCard } from '~/components/store-management/removal-card';
 import { FailureDialog } from '~/components/store-management/result-dialog';
@@ -12,6 +13,7 @@ import { WorkingStateBadge } from '~/components/store-management/working-state-b
 import { getDb } from '~/db/db.server';
 import { GatewayExchangeSchema, RemovalRequestSchema, STORE_MESSAGES, canExchangeGateway, canRemoveStore } from '~/domain/store-schemas';
 import { getCurrentPin, getStoreInfo } from '~/models/store-management.server';
+import { getStoreGatewayHealth } from '~/models/gateway-health.server';
 import { requireRole, requireStoreUser } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 import { type StoreWriteFailure, exchangeGateway, reissuePin, removeGateway } from '~/services/store-gateway.server';
@@ -29,10 +31,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Scoped by the viewer: null for a store that does not exist or is not theirs.
   const store = await getStoreInfo(db, viewer, params.storeId ?? '');
   if (!store) throw redirect(appUrl.notFound);
-  const pin = await getCurrentPin(db, store.store_id, new Date());
+  const [pin, health] = await Promise.all([getCurrentPin(db, store.store_id, new Date()), getStoreGatewayHealth(db, viewer, store.store_id)]);
   return json({
     store,
     pin,
+    health,
     canExchange: canExchangeGateway(store.working_state),
     canRemove: canRemoveStore(store.working_state, store.gateway_info),
     confirmingRemoval: new URL(request.url).searchParams.get('confirm') === 'removal',
@@ -87,7 +90,7 @@ const FAILURE_TITLE: Record<Intent, string> = {
 };
 
 export default function StoreManagementPage() {
-  const { store, pin, canExchange, canRemove, confirmingRemoval } = useLoaderData<typeof loader>();
+  const { store, pin, health, canExchange, canRemove, confirmingRemoval } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname } = useLocation();
   // The action's answer arrives before the page's data is reloaded: say "done" only once the
@@ -113,6 +116,11 @@ export default function StoreManagementPage() {
             />
             <RemovalCard allowed={canRemove} removed={removed} gatewayInfo={store.gateway_info} confirming={confirmingRemoval} pagePath={pathname} />
           </div>
+          {health && (
+            <div className="mt-6">
+              <GatewayHealthCard health={health} />
+            </div>
+          )}
         </div>
       </div>
       {failed && <FailureDialog key={failed.at} title={FAILURE_TITLE[failed.intent!]} message={failed.message} pagePath={pathname} />}

@@ -44,6 +44,41 @@ describe('Inkbird IBS-TH2 / IBS-P01B ("tps")', () => {
   });
 });
 
+// Theengs Decoder (theengs/decoder tests/BLE/test_ble.cpp test_mfgdata, manufacturerdata as one hex
+// string: the 2 "company id" bytes first), OpenMQTTGateway's IBS-TH example (main/ZwebUI.cpp) and
+// custom-components/ble_monitor (test/test_inkbird.py, raw HCI packets). Our key is bytes 0-1 read
+// little-endian. The 9 bytes: temperature int16 LE /100, humidity uint16 LE /100, probe, CRC-16/MODBUS
+// of bytes 0-4 (LE), battery %, and a last byte (08 IBS-TH / P01B, 06 IBS-TH2) that no decoder reads.
+const theengs = (name: string, manufacturerdata: string) => {
+  const bytes = Buffer.from(manufacturerdata, 'hex');
+  const key = bytes.readUInt16LE(0).toString(16).padStart(4, '0');
+  return inkbird(name, { [key]: bytes.subarray(2).toString('hex') });
+};
+
+describe('captures read by Theengs Decoder, OpenMQTTGateway and ble_monitor', () => {
+  it.each([
+    ['Theengs "Inkbird TH1" (external probe)', 'sps', 'f009fe1301ca893008', { format: 'inkbird-ibs-th', temperature: 25.44, humidity: 51.18, battery: 48 }],
+    ['Theengs "Inkbird TH2"', 'tps', 'e300bb070093c36406', { format: 'inkbird-ibs-th2', temperature: 2.27, humidity: 19.79, battery: 100 }],
+    ['Theengs "Inkbird P01B" (humidity 0xFFFF: none)', 'tps', '840affff00a6066008', { format: 'inkbird-ibs-th2', temperature: 26.92, battery: 96 }],
+    ['OpenMQTTGateway IBS-TH example', 'sps', 'de071f1000b1612908', { format: 'inkbird-ibs-th', temperature: 20.14, humidity: 41.27, battery: 41 }],
+    ['ble_monitor test_inkbird_IBS_TH', 'sps', '9c08f41000ba4e6408', { format: 'inkbird-ibs-th', temperature: 22.04, humidity: 43.4, battery: 100 }],
+    ['ble_monitor test_inkbird_IBS_TH2_T_only', 'tps', 'ff0700000031603306', { format: 'inkbird-ibs-th2', temperature: 20.47, battery: 51 }],
+    ['ble_monitor test_inkbird_IBS_TH2_T_only_2 (−18.9 °C)', 'tps', '9ef8000000bcbc6406', { format: 'inkbird-ibs-th2', temperature: -18.9, battery: 100 }],
+  ])('reads %s', (_name, name, data, expected) => {
+    expect(decodeInkbird(theengs(name, data))).toEqual(expected);
+  });
+
+  // Three of Theengs's vectors share the bytes "10 80 59 08" under three different readings: edited
+  // from one capture (a checksum cannot stay the same), so their checksum fails and we refuse them.
+  it.each([
+    ['660a03150010805908', 'sps'],
+    ['660a19200010805908', 'tps'],
+    ['76fb00000010805908', 'tps'],
+  ])('refuses the edited Theengs vector %s (checksum of another reading)', (data, name) => {
+    expect(explainAdvertisement(theengs(name, data))).toMatchObject({ ok: false, code: 'malformed' });
+  });
+});
+
 describe('recognition', () => {
   it('ignores a device without an Inkbird local name', () => {
     expect(decodeInkbird(inkbird('sensor', { '07fc': 'c71200c83d5606' }))).toBeNull();

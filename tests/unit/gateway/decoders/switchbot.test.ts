@@ -40,6 +40,36 @@ describe('SwitchBot Meter family', () => {
     expect(explainAdvertisement(switchbot(undefined, 'd7c17d5deb43de03069835'))).toMatchObject({ ok: false, code: 'unsupported' });
   });
 
+  // Passive scan: pySwitchbot's callers pass the model; ours say the address is a registered sensor.
+  it('reads test_wosensor_passive_only (Meter, manufacturer data only): battery unknown', () => {
+    expect(decodeSwitchbot(switchbot(undefined, 'd7c17d5deb43de03069835'), { registeredSensor: true })).toEqual({
+      format: 'switchbot-meter', temperature: 24.6, humidity: 53,
+    });
+  });
+
+  it('reads test_woiosensor_passive_only (Outdoor Meter, manufacturer data only): battery unknown', () => {
+    expect(decodeSwitchbot(switchbot(undefined, 'aabbccddeeffe00f06983500'), { registeredSensor: true })).toEqual({
+      format: 'switchbot-meter', temperature: 24.6, humidity: 53,
+    });
+  });
+
+  it('reads the Meter Pro passive frame of test_meter_pro_active (manufacturer data only)', () => {
+    expect(decodeSwitchbot(switchbot(undefined, 'b0e9fe52dd84066408972c0005'), { registeredSensor: true })).toEqual({
+      format: 'switchbot-meter', temperature: 23.8, humidity: 44,
+    });
+  });
+
+  it('does not read other SwitchBot devices passively (lock and motion sensor of test_parsing_lock_passive / test_motion_sensor_clear_passive: 10 bytes)', () => {
+    expect(explainAdvertisement(switchbot(undefined, 'f1099f451a5d07830020'), { registeredSensor: true })).toMatchObject({ ok: false, code: 'unsupported' });
+    expect(explainAdvertisement(switchbot(undefined, 'c0219ae8bc496a1c0066'), { registeredSensor: true })).toMatchObject({ ok: false, code: 'unsupported' });
+  });
+
+  it('refuses a passive frame with an impossible value, and the all-zero frame', () => {
+    expect(explainAdvertisement(switchbot(undefined, 'd7c17d5deb43de030f9835'), { registeredSensor: true })).toMatchObject({ ok: false, code: 'malformed' });
+    expect(explainAdvertisement(switchbot(undefined, 'd7c17d5deb43de0306987f'), { registeredSensor: true })).toMatchObject({ ok: false, code: 'malformed' });
+    expect(explainAdvertisement(switchbot(undefined, 'd7c17d5deb43de03000000'), { registeredSensor: true })).toMatchObject({ ok: false, code: 'malformed' });
+  });
+
   it('does not read other SwitchBot devices (test_wosensor_passive_and_active, Color Bulb) nor a truncated meter frame', () => {
     expect(explainAdvertisement(switchbot('750064', '84f703b4cb7a03e4210000'))).toEqual({
       ok: false, code: 'unsupported', reason: "switchbot: device type 'u' is not a meter",

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { dbText, INT4_MAX } from './input-schemas';
+import { fromJapan, japanParts, parseCompact } from './japan-time';
+
+// The audit trail (issue 13 item 6; decisions 130–134): the query of GET /v1/audit and the
+// 監査ログ page (one schema for both), the answer, the kinds a list can be narrowed to, and
+// how a row's details read as before / after.
+
+export const AUDIT_PAGE_SIZE = 20;
+
+/** How many broken rows a verification names at most (the first ones in chain order). */
+export const AUDIT_BROKEN_LIMIT = 20;
+
+export const AUDIT_MESSAGES = {
+  badDate: '日付はYYYYMMDDで入力してください',
+  fromAfterTo: '開始日は終了日以前にしてください',
+  noRows: '該当する監査ログはありません',
+  chainOk: (checked: number) => `改ざんは検出されませんでした（${checked.toLocaleString('ja-JP')}件を検証）`,
+  chainBroken: (count: number, checked: number) => `監査ログの改ざんを検出しました：${count}か所（${checked.toLocaleString('ja-JP')}件を検証）`,
+} as const;
+
+/** What a verification says of a row (decision 131). */
+export type AuditBreakReason = 'content_changed' | 'rows_deleted_before' | 'row_inserted' | 'rows_deleted_after';
+
+export const AUDIT_BREAK_TEXTS: Record<AuditBreakReason, string> = {
+  content_changed: '内容が書き換えられています',
+  rows_deleted_before: 'この行の前の行が削除されています',
+  row_inserted: 'チェーン外から挿入された行です',
+  rows_deleted_after: 'この行の後の行が削除されています',
+};
+
+/**
+ * The kinds a list is narrowed to: a row is of a kind when its target_type is the kind or its
+ * action starts with `kind.` (a gateway exchange is a store's row with action gateway.exchange).
+ */
+export const AUDIT_KINDS = {
+  store: '店舗',
+  gateway: 'ゲートウェイ',
+  gateway_pin: 'ゲートウェイPIN',
+  sensor: 'センサ',
+  diagram: 'センサ配置図',
+  alert_history: '警報停止',
+  alert_schedule: '警報停止スケジュール',
+  user: 'ユーザー',
+  usergroup: 'ユーザーグループ',
+  company: '会社',
+  storegroup: '店舗グループ',
+  notice: 'お知らせ',
+  report: 'レポート設定',
+} as const satisfies Record<string, string>;
+
+export type AuditKind = keyof typeof AUDIT_KINDS;
+
+const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((value) => (value === '' || value === null ? undefined : value), schema.optional());
+
+/** YYYYMMDD (or YYYY-MM-DD as a date input sends it), Japan time. */
+const dateField = optional(
+  z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().replace(/^(\d{4})[-/](\d{2})[-/](\d{2})$/, '$1$2$3') : value),
+    z.string().refine((value) => /^\d{8}$/.test(value) && parseCompact(value) !== null, AUDIT_MESSAGES.badDate),
+  ),
+);
+
+const idField = (field: string) => z.coerce.number({ invalid_type_error: `${field} must be a number` }).int(`${field} must be a whole number`).min(1).max(INT4_MAX);
+
+// GET /v1/audit and the 監査ログ page: the period (both days inclusive, Japan time), who, which
+// store, what kind, and the page.
+export const AuditQuerySchema = z
+  .object({
+    from: dateField,
+    to: dateField,
+    user_id: optional(idField('user_id')),
+    store_id: optional(dbText().trim().max(20)),
+    kind: optional(z.enum(Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]], { message: 'kind is not a known kind' })),
+    page_no: z.coerce.number({ invalid_type_error: 'page_no must be a number' }).int('page_no must be a whole number').min(1, 'page_no starts at 1').max(100_000).default(1),
+    page_count: z.coerce.number({ invalid_type_error: 'page_count must be a number' }).int('page_count must be a whole number').min(1).max(100, 'page_count is at most 100').default(AUDIT_PAGE_SIZE),
+  })
+  .superRefine((input, ctx) => {
+    if (input.from && input.to && input.from > input.to) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['to'], message: AUDIT_MESSAGES.fromAfterTo });
+  });
+
+export type AuditQuery = z.infer<typeof AuditQuerySchema>;
+
+/** The instants a query's period covers: from the start of `from` to the end of `to` (Japan days). */
+export function auditPeriod(query: Pick<AuditQuery, 'from' | 'to'>): { since: Date | null; until: Date | null } {
+  const dayAfter = (value: string) => {
+    const day = japanParts(parseCompact(value)!);
+    return fromJapan(day.year, day.month, day.day + 1);
+  };
+  return { since: query.from ? parseCompact(query.from) : null, until: query.to ? dayAfter(query.to) : null };
+}
+
+// ---- the answer ---------------------------------------------------------------------------
+
+export const AuditVerificationSchema = z
+  .object({
+    ok: z.boolean(),
+    checked: z.number().int(),
+    broken: z.array(z.object({ audit_id: z.number().int(), reason: z.enum(['content_changed', 'rows_deleted_before', 'row_inserted', 'rows_deleted_after']) }).strict()),
+  })
+  .strict();
+
+export type AuditVerification = z.infer<typeof AuditVerificationSchema>;
+
+export const AuditRowSchema = z
+  .object({
+    audit_id: z.number().int(),
+    at: z.string().describe('YYYYMMDDHHmmss, Japan time'),
+    user_id: z.number().int().nullable(),
+    user_name: z.string().nullable().describe('the writer\'s name when the row was written'),
+    action: z.string(),
+    target_type: z.string(),
+    target_id: z.string().nullable(),
+    store_id: z.string().nullable(),
+    before: z.unknown().describe('the state before the change (null for a creation or an event)'),
+    after: z.unknown().describe('the state after the change, or what happened'),
+    row_hash: z.string().nullable(),
+  })
+  .strict();
+
+export type AuditRow = z.infer<typeof AuditRowSchema>;
+
+export const AuditAnswerSchema = z
+  .object({
+    all_count: z.number().int(),
+    page_no: z.number().int(),
+    page_count: z.number().int(),
+    rows: z.array(AuditRowSchema),
+    verification: AuditVerificationSchema,
+  })
+  .strict();
+
+export type AuditAnswer = z.infer<typeof AuditAnswerSchema>;
+
+/**
+ * A row's details as before and after: details { before, after } as the writers record a
+ * change; any other details (an event such as a PIN reissue or an upload) are the after.
+ */
+export function beforeAfterOf(details: unknown): { before: unknown; after: unknown } {
+  if (details && typeof details === 'object' && !Array.isArray(details) && ('before' in details || 'after' in details)) {
+    const { before = null, after = null, ...rest } = details as Record<string, unknown>;
+    const extra = Object.keys(rest).length > 0 ? rest : null;
+    return { before, after: extra && after && typeof after === 'object' && !Array.isArray(after) ? { ...(after as object), ...extra } : (after ?? extra) };
+  }
+  return { before: null, after: details ?? null };
+}
+
+/** A value of before / after as lines of `key: value` for the page (nested values as JSON). */
+export function auditValueLines(value: unknown): string[] {
+  if (value === null || value === undefined) return [];
+  if (typeof value !== 'object' || Array.isArray(value)) return [JSON.stringify(value)];
+  return Object.entries(value as Record<string, unknown>).map(([key, item]) => `${key}: ${typeof item === 'string' ? item : JSON.stringify(item)}`);
+}

@@ -1,0 +1,105 @@
+// The report as data: what collection (app/reports/collect.server.ts) produces and what the PDF
+// and CSV renderers print. It is the one contract between the two halves, so either can change
+// without the other as long as this shape holds. Times are instants; renderers print them in
+// Japan time (domain/japan-time.ts). Pure types: no I/O.
+
+import type { DefrostTime } from './defrost';
+
+/** 1 month, 2 week, 3 day, 4 free period (001 §3). */
+export type ReportType = 1 | 2 | 3 | 4;
+
+/** 1 PDF, 2 CSV (001 §3). */
+export type ReportFormat = 1 | 2;
+
+/** Which rows the data table prints: every N minutes from the period start, or given HH:mm times each day. */
+export type ReportInterval = { kind: 'every'; minutes: number } | { kind: 'times'; times: string[] };
+
+/** A sensor's settings during part of the report period (settings over time, DESIGN.md). */
+export interface ReportSettingsPeriod {
+  from: Date;
+  /** Exclusive; null while still in force at the period's end. */
+  to: Date | null;
+  lowerLimit: number | null;
+  upperLimit: number | null;
+  defrost: DefrostTime[];
+}
+
+/**
+ * One row of the data table. `value` is the reading at that time rounded the way the graph
+ * rounds (domain/format.ts roundTenth); the other kinds print `--` (missing), `ERROR` and `DEF`.
+ */
+export type ReportRow =
+  | { at: Date; kind: 'value'; temperature: number }
+  | { at: Date; kind: 'missing' }
+  | { at: Date; kind: 'error' }
+  | { at: Date; kind: 'defrost'; temperature: number | null };
+
+/** A stretch of time drawn shaded on the chart. */
+export interface ReportWindow {
+  from: Date;
+  to: Date;
+}
+
+export interface ReportComment {
+  at: Date;
+  comment: string;
+  userName: string | null;
+}
+
+export interface ReportAlert {
+  alertId: string;
+  /** The alert's Japanese label (domain/alert-codes.ts). */
+  label: string;
+  startedAt: Date;
+  recoveredAt: Date | null;
+  stoppedAt: Date | null;
+  stoppedBy: string | null;
+  stopComment: string | null;
+}
+
+export interface ReportSummary {
+  /** Null when the period has no reading of this sensor. */
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+  /** Minutes the readings were outside the limits in force, defrost and alert-stop windows excluded. */
+  minutesOutside: number;
+  alerts: ReportAlert[];
+}
+
+export interface ReportSensor {
+  equipmentId: number;
+  name: string;
+  serialNo: string;
+  iconKind: number;
+  settings: ReportSettingsPeriod[];
+  /**
+   * The readings for the chart (raw values, in time order, null for errors): every reading of a
+   * short period, at most first/min/max/last per 1/1000 of a long one (report-rows.ts chartPoints).
+   */
+  points: { at: Date; temperature: number | null }[];
+  /** The table at the chosen interval. */
+  rows: ReportRow[];
+  /** Defrost ranges laid out over the period, for shading. */
+  defrostWindows: ReportWindow[];
+  /** Alert-stop windows over the period, for shading. */
+  stopWindows: ReportWindow[];
+  /** Present when option1 (comments) is on. */
+  comments: ReportComment[] | null;
+  /** Present when option2 (summary) is on. */
+  summary: ReportSummary | null;
+}
+
+export interface ReportDocument {
+  title: string;
+  fileName: string;
+  reportType: ReportType;
+  format: ReportFormat;
+  store: { storeId: string; storeNo: string; storeName: string };
+  /** From inclusive to inclusive (the period's last row, such as 23:50 of the last day). */
+  period: { from: Date; to: Date };
+  createdAt: Date;
+  createdBy: string | null;
+  interval: ReportInterval;
+  sensors: ReportSensor[];
+}

@@ -1,0 +1,220 @@
+import { type AlertStopSchedule, isInAlertStop } from './alert-stop-schedule';
+import { defrostRangesOf } from './defrost';
+import { roundTenth } from './format';
+import { fromJapan, japanParts, parseHourMinute } from './japan-time';
+import type { ReportInterval, ReportRow, ReportSettingsPeriod, ReportSummary, ReportWindow } from './report-document';
+
+// The pure part of report collection: the table's times, its rows, the shaded windows and the
+// summary, from readings and settings already read. No I/O, no clock.
+
+const MINUTE = 60_000;
+
+export interface Reading {
+  at: Date;
+  temperature: number | null;
+  error: boolean;
+}
+
+/** The Japan days of a period, as the midnight instants that start them. */
+export function daysOf(period: { from: Date; to: Date }): Date[] {
+  const days: Date[] = [];
+  const p = japanParts(period.from);
+  for (let i = 0; ; i++) {
+    const day = fromJapan(p.year, p.month, p.day + i);
+    if (day > period.to) return days;
+    days.push(day);
+  }
+}
+
+/** The times of the table's rows: every N minutes from the period's start to its last row, or the given HH:mm of each day. */
+export function tableTimes(period: { from: Date; to: Date }, interval: ReportInterval): Date[] {
+  if (interval.kind === 'every') {
+    const times: Date[] = [];
+    for (let at = period.from.getTime(); at <= period.to.getTime(); at += interval.minutes * MINUTE) times.push(new Date(at));
+    return times;
+  }
+  const minutes = interval.times.map(parseHourMinute).filter((minute): minute is number => minute !== null && minute < 24 * 60).sort((a, b) => a - b);
+  return daysOf(period).flatMap((day) => minutes.map((minute) => new Date(day.getTime() + minute * MINUTE)));
+}
+
+/** The settings in force at `at` (the last period starting at or before it), or the first. */
+export function settingsAt(settings: readonly ReportSettingsPeriod[], at: Date): ReportSettingsPeriod | null {
+  let found: ReportSettingsPeriod | null = null;
+  for (const period of settings) if (period.from <= at && (period.to === null || at < period.to)) found = period;
+  return found ?? settings[0] ?? null;
+}
+
+const minuteKey = (at: Date) => Math.floor(at.getTime() / MINUTE);
+
+/**
+ * A sensor's readings as typed arrays (no object per reading): instants in ms, temperatures with
+ * NaN for none, 1 where the reading is an error. In time order. A month of one-minute readings
+ * of 20 sensors is ~18 MB this way instead of ~900,000 objects (docs/decisions/148).
+ */
+export interface ReadingSeries {
+  length: number;
+  at: Float64Array;
+  temperature: Float64Array;
+  error: Uint8Array;
+}
+
+export function emptySeries(): ReadingSeries {
+  return { length: 0, at: new Float64Array(0), temperature: new Float64Array(0), error: new Uint8Array(0) };
+}
+
+/** Readings as objects → a series (for callers and tests that hold objects). */
+export function seriesOf(readings: readonly Reading[]): ReadingSeries {
+  const series = { length: readings.length, at: new Float64Array(readings.length), temperature: new Float64Array(readings.length), error: new Uint8Array(readings.length) };
+  readings.forEach((reading, i) => {
+    series.at[i] = reading.at.getTime();
+    series.temperature[i] = reading.temperature === null ? NaN : reading.temperature;
+    series.error[i] = reading.error ? 1 : 0;
+  });
+  return series;
+}
+
+/** The table rows: the reading of each row's minute, rounded as the graph rounds; `--` missing, ERROR, DEF inside defrost ranges. */
+export function tableRows(times: readonly Date[], readings: readonly Reading[] | ReadingSeries, settings: readonly ReportSettingsPeriod[]): ReportRow[] {
+  const series = 'at' in readings && !Array.isArray(readings) ? (readings as ReadingSeries) : seriesOf(readings as readonly Reading[]);
+  const byMinute = new Map<number, number>();
+  for (let i = 0; i < series.length; i++) byMinute.set(Math.floor(series.at[i] / MINUTE), i);
+  return times.map((at): ReportRow => {
+    const index = byMinute.get(minuteKey(at));
+    const temperature = index === undefined || Number.isNaN(series.temperature[index]) ? null : series.temperature[index];
+    const inForce = settingsAt(settings, at);
+    const inDefrost = inForce !== null && isWithin(defrostRangesOf(inForce.defrost), at);
+    if (index !== undefined && series.error[index] === 1) return { at, kind: 'error' };
+    if (inDefrost) return { at, kind: 'defrost', temperature: temperature === null ? null : roundTenth(temperature) };
+    if (temperature === null) return { at, kind: 'missing' };
+    return { at, kind: 'value', temperature: roundTenth(temperature) };
+  });
+}
+
+/**
+ * The chart's points from a series: every reading when there are few, otherwise at most the
+ * first, lowest, highest and last reading of each of `buckets` equal parts of the period (what
+ * the PDF's chart keeps anyway, layout.ts decimate), with a null where errors or empty readings
+ * break the line (one per run of them).
+ */
+export function chartPoints(series: ReadingSeries, from: number, to: number, buckets = 1000): { at: Date; temperature: number | null }[] {
+  const out: { at: Date; temperature: number | null }[] = [];
+  const value = (i: number) => (series.error[i] === 1 || Number.isNaN(series.temperature[i]) ? null : series.temperature[i]);
+  if (series.length <= buckets * 4) {
+    for (let i = 0; i < series.length; i++) out.push({ at: new Date(series.at[i]), temperature: value(i) });
+    return out;
+  }
+  const span = Math.max(1, to - from);
+  let bucket = Number.NaN;
+  let first = -1;
+  let last = -1;
+  let lo = -1;
+  let hi = -1;
+  const flush = () => {
+    if (first < 0) return;
+    const picked = [...new Set([first, lo, hi, last])].sort((a, b) => a - b);
+    for (const i of picked) out.push({ at: new Date(series.at[i]), temperature: series.temperature[i] });
+    first = -1;
+  };
+  for (let i = 0; i < series.length; i++) {
+    const b = Math.floor(((series.at[i] - from) / span) * buckets);
+    if (b !== bucket) {
+      flush();
+      bucket = b;
+    }
+    const v = value(i);
+    if (v === null) {
+      flush();
+      if (out.length === 0 || out[out.length - 1].temperature !== null) out.push({ at: new Date(series.at[i]), temperature: null });
+      continue;
+    }
+    if (first < 0) {
+      first = lo = hi = last = i;
+      continue;
+    }
+    last = i;
+    if (v < series.temperature[lo]) lo = i;
+    if (v > series.temperature[hi]) hi = i;
+  }
+  flush();
+  return out;
+}
+
+function isWithin(ranges: readonly { start: number; end: number }[], at: Date): boolean {
+  const p = japanParts(at);
+  const minute = p.hour * 60 + p.minute;
+  return ranges.some((range) => range.start <= minute && minute < range.end);
+}
+
+/** The defrost ranges laid out over each day of the period (by the settings in force that day). */
+export function defrostWindows(period: { from: Date; to: Date }, settings: readonly ReportSettingsPeriod[]): ReportWindow[] {
+  const end = new Date(period.to.getTime() + 10 * MINUTE);
+  return daysOf(period).flatMap((day) => {
+    const inForce = settingsAt(settings, day);
+    return defrostRangesOf(inForce?.defrost).map((range) => ({ from: new Date(day.getTime() + range.start * MINUTE), to: new Date(Math.min(day.getTime() + range.end * MINUTE, end.getTime())) }));
+  });
+}
+
+/** The alert-stop windows of a sensor over the period, on the schedules' 30-minute grid (merged when adjacent). */
+export function stopWindows(period: { from: Date; to: Date }, schedules: readonly AlertStopSchedule[], equipmentId: number): ReportWindow[] {
+  const windows: ReportWindow[] = [];
+  if (schedules.length === 0) return windows;
+  const step = 30 * MINUTE;
+  const end = period.to.getTime() + 10 * MINUTE;
+  for (let at = period.from.getTime(); at < end; at += step) {
+    if (!isInAlertStop(schedules, equipmentId, new Date(at))) continue;
+    const last = windows[windows.length - 1];
+    if (last && last.to.getTime() === at) last.to = new Date(Math.min(at + step, end));
+    else windows.push({ from: new Date(at), to: new Date(Math.min(at + step, end)) });
+  }
+  return windows;
+}
+
+/**
+ * min, max, mean of the readings (errors left out) and the minutes outside the limits in force:
+ * each minute with a reading outside counts once; defrost and alert-stop windows are excluded.
+ * One pass over the series in time order, the excluded windows merged and walked alongside.
+ */
+export function summaryOf(readings: readonly Reading[] | ReadingSeries, settings: readonly ReportSettingsPeriod[], excluded: readonly ReportWindow[]): Omit<ReportSummary, 'alerts'> {
+  const series = 'at' in readings && !Array.isArray(readings) ? (readings as ReadingSeries) : seriesOf(readings as readonly Reading[]);
+  const windows = excluded.map((w) => [w.from.getTime(), w.to.getTime()] as const).sort((a, b) => a[0] - b[0]);
+  const periods = settings.map((s) => ({ from: s.from.getTime(), to: s.to === null ? Infinity : s.to.getTime(), lower: s.lowerLimit, upper: s.upperLimit }));
+  const fallback = periods[0] ?? null;
+  let min = Infinity;
+  let max = -Infinity;
+  let sum = 0;
+  let count = 0;
+  const outsideMinutes = new Set<number>();
+  let w = 0;
+  let ordered = true;
+  for (let i = 1; i < series.length && ordered; i++) if (series.at[i] < series.at[i - 1]) ordered = false;
+  for (let i = 0; i < series.length; i++) {
+    const at = series.at[i];
+    if (series.error[i] === 1 || Number.isNaN(series.temperature[i])) continue;
+    const t = series.temperature[i];
+    if (t < min) min = t;
+    if (t > max) max = t;
+    sum += t;
+    count += 1;
+    let inForce = null;
+    for (const p of periods) if (p.from <= at && at < p.to) inForce = p;
+    inForce ??= fallback;
+    if (!inForce) continue;
+    let excludedHere: boolean;
+    if (ordered) {
+      while (w < windows.length && windows[w][1] <= at) w++;
+      // Windows may overlap: any window starting at or before `at` from w on that has not ended.
+      excludedHere = false;
+      for (let k = w; k < windows.length && windows[k][0] <= at; k++) if (at < windows[k][1]) excludedHere = true;
+    } else {
+      excludedHere = windows.some(([a, b]) => a <= at && at < b);
+    }
+    if (excludedHere) continue;
+    if ((inForce.upper !== null && t > inForce.upper) || (inForce.lower !== null && t < inForce.lower)) outsideMinutes.add(Math.floor(at / MINUTE));
+  }
+  return {
+    min: count === 0 ? null : roundTenth(min),
+    max: count === 0 ? null : roundTenth(max),
+    mean: count === 0 ? null : roundTenth(sum / count),
+    minutesOutside: outsideMinutes.size,
+  };
+}

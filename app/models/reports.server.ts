@@ -1,0 +1,518 @@
+import { sql } from 'kysely';
+import type { Db } from '~/db/db.server';
+import { downloadName, type ReportSave } from '~/domain/report-form';
+import type { ReadingSeries } from '~/domain/report-rows';
+import { storeVisibleTo, visibleStoreExists } from './stores.server';
+import type { Viewer } from './users.server';
+
+// Reports: the history (report_history, each row also the job that makes its file), the regular
+// settings (regular_reports) and what report collection reads. Store-scoped reads filter by the
+// viewer's visibility in their where; the worker's reads (no viewer) name the store they serve.
+
+// ---- the history ------------------------------------------------------------------------------
+
+export interface HistoryRow {
+  historyNo: number;
+  settingNo: number | null;
+  fileName: string;
+  reportType: number;
+  outputFormat: number;
+  startTime: Date;
+  endTime: Date;
+  createdAt: Date;
+  state: 'pending' | 'done' | 'failed';
+}
+
+const HISTORY_COLUMNS = [
+  'h.history_no as historyNo',
+  'h.setting_no as settingNo',
+  'h.file_name as fileName',
+  'h.report_type as reportType',
+  'h.output_format as outputFormat',
+  'h.start_time as startTime',
+  'h.end_time as endTime',
+  'h.create_datetime as createdAt',
+  'h.state as state',
+] as const;
+
+/** One page of a store's history created within [since, until], newest first, with the count. Null when the viewer may not see the store. */
+export async function listReportHistory(
+  db: Db,
+  viewer: Viewer,
+  query: { storeId: string; since: Date; until: Date; page: number; pageSize: number },
+): Promise<{ total: number; rows: HistoryRow[] } | null> {
+  const store = await db.selectFrom('stores').select('store_id').where('store_id', '=', query.storeId).where(storeVisibleTo(viewer)).executeTakeFirst();
+  if (!store) return null;
+  const scoped = db
+    .selectFrom('report_history as h')
+    .where('h.store_id', '=', query.storeId)
+    .where('h.create_datetime', '>=', query.since)
+    .where('h.create_datetime', '<=', query.until);
+  const [count, rows] = await Promise.all([
+    scoped.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    scoped
+      .select(HISTORY_COLUMNS)
+      .orderBy('h.create_datetime', 'desc')
+      .orderBy('h.history_no', 'desc')
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+  ]);
+  return { total: Number(count.n), rows };
+}
+
+export interface ReportFileInfo {
+  storeId: string;
+  historyNo: number;
+  fileName: string;
+  outputFormat: number;
+  contentType: string | null;
+  size: number;
+  state: 'pending' | 'done' | 'failed';
+}
+
+/** A history row the viewer may see (by history_no, unique across stores), without its content. */
+export async function getReportFileInfo(db: Db, viewer: Viewer, historyNo: number): Promise<ReportFileInfo | null> {
+  const row = await db
+    .selectFrom('report_history as h')
+    .select([
+      'h.store_id as storeId',
+      'h.history_no as historyNo',
+      'h.file_name as fileName',
+      'h.output_format as outputFormat',
+      'h.content_type as contentType',
+      'h.state as state',
+      sql<number>`coalesce(octet_length(h.content), 0)`.as('size'),
+    ])
+    .where('h.history_no', '=', historyNo)
+    .where(visibleStoreExists(viewer, sql.ref('h.store_id')))
+    .executeTakeFirst();
+  return row ? { ...row, size: Number(row.size) } : null;
+}
+
+/** A part of a produced file (bytes offset to offset + length), for streaming it without holding it whole. */
+export async function readReportChunk(db: Db, storeId: string, historyNo: number, offset: number, length: number): Promise<Buffer> {
+  const row = await db
+    .selectFrom('report_history')
+    .select(sql<Buffer>`substring(content from ${offset + 1} for ${length})`.as('chunk'))
+    .where('store_id', '=', storeId)
+    .where('history_no', '=', historyNo)
+    .executeTakeFirst();
+  return row?.chunk ?? Buffer.alloc(0);
+}
+
+/** A produced file whole (the mail attachment). */
+export async function readReportFile(db: Db, storeId: string, historyNo: number): Promise<{ fileName: string; contentType: string; content: Buffer } | null> {
+  const row = await db
+    .selectFrom('report_history')
+    .select(['file_name', 'output_format', 'content_type', 'content'])
+    .where('store_id', '=', storeId)
+    .where('history_no', '=', historyNo)
+    .where('state', '=', 'done')
+    .executeTakeFirst();
+  if (!row?.content) return null;
+  return { fileName: downloadName(row.file_name, row.output_format), contentType: row.content_type ?? 'application/octet-stream', content: row.content };
+}
+
+// ---- the jobs -----------------------------------------------------------------------------------
+
+/** What the worker needs to make a report: the setting as it was when the job was written. */
+export interface ReportRequest {
+  settingName: string;
+  dataInterval: number | null;
+  manualTimes: string[];
+  option1: number;
+  option2: number;
+  equipmentIds: number[];
+  mailFlg: number;
+  mailAddresses: string[];
+  attachmentFlg: number;
+  createdByName: string | null;
+}
+
+export interface NewReportJob {
+  storeId: string;
+  settingNo: number | null;
+  fileName: string;
+  reportType: number;
+  outputFormat: number;
+  startTime: Date;
+  endTime: Date;
+  createdBy: number | null;
+  request: ReportRequest;
+  createdAt?: Date;
+}
+
+const jobRow = (job: NewReportJob) => ({
+  store_id: job.storeId,
+  setting_no: job.settingNo,
+  file_name: job.fileName,
+  report_type: job.reportType,
+  output_format: job.outputFormat,
+  start_time: job.startTime,
+  end_time: job.endTime,
+  created_by: job.createdBy,
+  state: 'pending' as const,
+  request: JSON.stringify(job.request),
+  ...(job.createdAt ? { create_datetime: job.createdAt } : {}),
+});
+
+/** Writes a sequential report's job (its history row, 作成中). */
+export async function insertReportJob(trx: Db, job: NewReportJob): Promise<number> {
+  const row = await trx.insertInto('report_history').values(jobRow(job)).returning('history_no').executeTakeFirstOrThrow();
+  return row.history_no;
+}
+
+/** Writes regular reports' jobs; a setting's period already written is skipped (the unique key). Returns how many were new. */
+export async function insertRegularReportJobs(trx: Db, jobs: readonly NewReportJob[]): Promise<number> {
+  if (jobs.length === 0) return 0;
+  const rows = await trx
+    .insertInto('report_history')
+    .values(jobs.map(jobRow))
+    .onConflict((oc) => oc.columns(['store_id', 'setting_no', 'start_time']).where('setting_no', 'is not', null).doNothing())
+    .returning('history_no')
+    .execute();
+  return rows.length;
+}
+
+export interface ClaimedJob {
+  storeId: string;
+  historyNo: number;
+  settingNo: number | null;
+  fileName: string;
+  reportType: number;
+  outputFormat: number;
+  startTime: Date;
+  endTime: Date;
+  createdBy: number | null;
+  createdAt: Date;
+  attempts: number;
+  request: ReportRequest;
+}
+
+/** The oldest pending job, locked for the transaction (FOR UPDATE SKIP LOCKED); null when none. */
+export async function claimNextReportJob(trx: Db, formats: readonly number[]): Promise<ClaimedJob | null> {
+  if (formats.length === 0) return null;
+  const row = await trx
+    .selectFrom('report_history')
+    .select([
+      'store_id as storeId',
+      'history_no as historyNo',
+      'setting_no as settingNo',
+      'file_name as fileName',
+      'report_type as reportType',
+      'output_format as outputFormat',
+      'start_time as startTime',
+      'end_time as endTime',
+      'created_by as createdBy',
+      'create_datetime as createdAt',
+      'attempts',
+      'request',
+    ])
+    .where('state', '=', 'pending')
+    .where('output_format', 'in', [...formats])
+    .orderBy('history_no')
+    .limit(1)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
+  if (!row) return null;
+  return { ...row, request: row.request as ReportRequest };
+}
+
+export async function completeReportJob(trx: Db, job: { storeId: string; historyNo: number }, file: { contentType: string; content: Buffer; at: Date }): Promise<void> {
+  await trx
+    .updateTable('report_history')
+    .set({ state: 'done', content_type: file.contentType, content: file.content, finished_at: file.at, last_error: null })
+    .where('store_id', '=', job.storeId)
+    .where('history_no', '=', job.historyNo)
+    .execute();
+}
+
+/** Records a failed attempt; after `maxAttempts` the row turns 'failed' (shown as such). */
+export async function failReportJob(db: Db, job: { storeId: string; historyNo: number }, error: string, maxAttempts: number): Promise<void> {
+  await db
+    .updateTable('report_history')
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      last_error: error.slice(0, 500),
+      state: sql<'pending' | 'failed'>`case when attempts + 1 >= ${maxAttempts} then 'failed' else 'pending' end`,
+    }))
+    .where('store_id', '=', job.storeId)
+    .where('history_no', '=', job.historyNo)
+    .execute();
+}
+
+// ---- the regular settings ------------------------------------------------------------------------
+
+export interface RegularReportRow {
+  storeId: string;
+  settingNo: number;
+  settingName: string;
+  fileName: string;
+  reportType: number;
+  regularReport: number;
+  dataInterval: number | null;
+  manualTimes: string[];
+  startTime: Date;
+  endTime: Date;
+  outputFormat: number;
+  mailFlg: number;
+  option1: number;
+  option2: number;
+  option3: number;
+  option4: number;
+  option5: number;
+  equipmentIds: number[];
+  mailAddresses: string[];
+  attachmentFlg: number;
+  createdAt: Date;
+  createdBy: number | null;
+  createdByName: string | null;
+}
+
+function regularQuery(db: Db) {
+  return db
+    .selectFrom('regular_reports as r')
+    .leftJoin('users as u', 'u.user_id', 'r.created_by')
+    .select([
+      'r.store_id as storeId',
+      'r.setting_no as settingNo',
+      'r.setting_name as settingName',
+      'r.file_name as fileName',
+      'r.report_type as reportType',
+      'r.regular_report as regularReport',
+      'r.data_interval as dataInterval',
+      'r.manual_data_interval as manualTimes',
+      'r.start_time as startTime',
+      'r.end_time as endTime',
+      'r.output_format as outputFormat',
+      'r.mail_flg as mailFlg',
+      'r.option1',
+      'r.option2',
+      'r.option3',
+      'r.option4',
+      'r.option5',
+      'r.equipment_ids as equipmentIds',
+      'r.mail_addresses as mailAddresses',
+      'r.attachment_flg as attachmentFlg',
+      'r.created_at as createdAt',
+      'r.created_by as createdBy',
+      'u.user_name as createdByName',
+    ]);
+}
+
+/** A store's regular settings in setting order; null when the viewer may not see the store. */
+export async function listRegularReports(db: Db, viewer: Viewer, storeId: string): Promise<RegularReportRow[] | null> {
+  const store = await db.selectFrom('stores').select('store_id').where('store_id', '=', storeId).where(storeVisibleTo(viewer)).executeTakeFirst();
+  if (!store) return null;
+  return regularQuery(db).where('r.store_id', '=', storeId).orderBy('r.setting_no').execute();
+}
+
+export async function getRegularReport(db: Db, viewer: Viewer, storeId: string, settingNo: number): Promise<RegularReportRow | null> {
+  const row = await regularQuery(db)
+    .where('r.store_id', '=', storeId)
+    .where('r.setting_no', '=', settingNo)
+    .where(visibleStoreExists(viewer, storeId))
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Locks the store's settings (the count limit under concurrent saves) and returns how many there are. */
+export async function lockRegularReports(trx: Db, storeId: string): Promise<number> {
+  await trx.selectFrom('stores').select('store_id').where('store_id', '=', storeId).forUpdate().execute();
+  const row = await trx.selectFrom('regular_reports').select((eb) => eb.fn.countAll<string>().as('n')).where('store_id', '=', storeId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+const settingColumns = (input: ReportSave) => ({
+  setting_name: input.setting_name,
+  file_name: input.file_name,
+  report_type: input.report_type,
+  regular_report: input.regular_report,
+  data_interval: input.data_interval,
+  manual_data_interval: input.manual_data_interval,
+  start_time: input.start_time,
+  end_time: input.end_time,
+  output_format: input.output_format,
+  mail_flg: input.mail_flg,
+  option1: input.option1,
+  option2: input.option2,
+  option3: input.option3,
+  option4: input.option4,
+  option5: input.option5,
+  equipment_ids: input.equipment_ids,
+  mail_addresses: input.mail_addresses,
+  attachment_flg: input.attachment_flg,
+});
+
+export async function insertRegularReport(trx: Db, input: ReportSave, userId: number, now: Date): Promise<number> {
+  const row = await trx
+    .insertInto('regular_reports')
+    .values({ store_id: input.store_id, ...settingColumns(input), created_by: userId, created_at: now, updated_at: now })
+    .returning('setting_no')
+    .executeTakeFirstOrThrow();
+  return row.setting_no;
+}
+
+export async function updateRegularReport(trx: Db, input: ReportSave & { setting_no: number }, now: Date): Promise<void> {
+  await trx
+    .updateTable('regular_reports')
+    .set({ ...settingColumns(input), updated_at: now })
+    .where('store_id', '=', input.store_id)
+    .where('setting_no', '=', input.setting_no)
+    .execute();
+}
+
+export async function deleteRegularReport(trx: Db, storeId: string, settingNo: number): Promise<void> {
+  await trx.deleteFrom('regular_reports').where('store_id', '=', storeId).where('setting_no', '=', settingNo).execute();
+}
+
+/** Every regular setting of the stores that are not removed, for the schedule (no viewer: the worker). */
+export async function listDueRegularSettings(db: Db): Promise<RegularReportRow[]> {
+  return regularQuery(db)
+    .innerJoin('stores as s', 's.store_id', 'r.store_id')
+    .where((eb) => eb.or([eb('s.working_state', 'is', null), eb('s.working_state', '!=', 2)]))
+    .orderBy('r.store_id')
+    .orderBy('r.setting_no')
+    .execute();
+}
+
+// ---- what collection reads ------------------------------------------------------------------
+
+export interface ReportStoreRow {
+  storeId: string;
+  storeNo: string;
+  storeName: string;
+  workingState: number | null;
+}
+
+/** The store a report is of (removed or not: its history keeps working). */
+export async function getReportStore(db: Db, storeId: string): Promise<ReportStoreRow | null> {
+  const row = await db
+    .selectFrom('stores')
+    .select(['store_id as storeId', 'store_no as storeNo', 'store_name as storeName', 'working_state as workingState'])
+    .where('store_id', '=', storeId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The store's sensors for the form: every sensor, hidden ones flagged (the form dims them). Null when the viewer may not see the store. */
+export async function listReportSensors(db: Db, viewer: Viewer, storeId: string): Promise<{ equipmentId: number; name: string; hidden: boolean }[] | null> {
+  const store = await db.selectFrom('stores').select('store_id').where('store_id', '=', storeId).where(storeVisibleTo(viewer)).executeTakeFirst();
+  if (!store) return null;
+  const rows = await db
+    .selectFrom('sensors')
+    .select(['equipment_id as equipmentId', 'equipment_name as name', 'disp_flg'])
+    .where('store_id', '=', storeId)
+    .orderBy('location_no')
+    .orderBy('equipment_id')
+    .execute();
+  return rows.map((row) => ({ equipmentId: row.equipmentId, name: row.name, hidden: row.disp_flg !== 1 }));
+}
+
+/** Which of the ids are sensors of the store. */
+export async function sensorIdsOfStore(db: Db, storeId: string, equipmentIds: readonly number[]): Promise<number[]> {
+  if (equipmentIds.length === 0) return [];
+  const rows = await db.selectFrom('sensors').select('equipment_id').where('store_id', '=', storeId).where('equipment_id', 'in', [...equipmentIds]).execute();
+  return rows.map((row) => row.equipment_id);
+}
+
+export interface ReportSensorRow {
+  equipmentId: number;
+  name: string;
+  serialNo: string;
+  iconKind: number;
+}
+
+export async function reportSensors(db: Db, storeId: string, equipmentIds: readonly number[]): Promise<ReportSensorRow[]> {
+  if (equipmentIds.length === 0) return [];
+  return db
+    .selectFrom('sensors')
+    .select(['equipment_id as equipmentId', 'equipment_name as name', 'serial_no as serialNo', 'icon_kind as iconKind'])
+    .where('store_id', '=', storeId)
+    .where('equipment_id', 'in', [...equipmentIds])
+    .orderBy('location_no')
+    .orderBy('equipment_id')
+    .execute();
+}
+
+/**
+ * The readings of the sensors in [from, to) as one compact text per sensor (ms instant and
+ * temperature, E for an error, N for none), parsed into typed arrays: no row object per reading
+ * (docs/decisions/148-report-speed.md).
+ */
+export async function reportReadingSeries(db: Db, storeId: string, equipmentIds: readonly number[], from: Date, to: Date): Promise<Map<number, ReadingSeries>> {
+  const out = new Map<number, ReadingSeries>();
+  if (equipmentIds.length === 0) return out;
+  const rows = await sql<{ equipmentId: number; n: number; packed: string }>`
+    select equipment_id as "equipmentId", count(*)::int as n,
+           string_agg((extract(epoch from measured_at) * 1000)::bigint::text || ' ' ||
+                      case when error then 'E' when temperature is null then 'N' else temperature::text end, ',' order by measured_at) as packed
+      from measurements
+     where store_id = ${storeId} and equipment_id = any(${[...equipmentIds]}::int[]) and measured_at >= ${from} and measured_at < ${to}
+     group by equipment_id`.execute(db);
+  for (const row of rows.rows) {
+    const series: ReadingSeries = { length: row.n, at: new Float64Array(row.n), temperature: new Float64Array(row.n), error: new Uint8Array(row.n) };
+    const text = row.packed;
+    let pos = 0;
+    for (let i = 0; i < row.n; i++) {
+      const space = text.indexOf(' ', pos);
+      let comma = text.indexOf(',', space);
+      if (comma < 0) comma = text.length;
+      series.at[i] = Number(text.slice(pos, space));
+      const value = text.slice(space + 1, comma);
+      if (value === 'E') {
+        series.error[i] = 1;
+        series.temperature[i] = NaN;
+      } else series.temperature[i] = value === 'N' ? NaN : Number(value);
+      pos = comma + 1;
+    }
+    out.set(row.equipmentId, series);
+  }
+  return out;
+}
+
+export async function reportComments(db: Db, storeId: string, equipmentIds: readonly number[], from: Date, to: Date) {
+  if (equipmentIds.length === 0) return [];
+  return db
+    .selectFrom('measurement_comments as c')
+    .leftJoin('users as u', 'u.user_id', 'c.user_id')
+    .select(['c.equipment_id as equipmentId', 'c.measured_at as at', 'c.comment', 'u.user_name as userName'])
+    .where('c.store_id', '=', storeId)
+    .where('c.equipment_id', 'in', [...equipmentIds])
+    .where('c.measured_at', '>=', from)
+    .where('c.measured_at', '<', to)
+    .orderBy('c.measured_at')
+    .execute();
+}
+
+/** The sensors' alerts that overlap [from, to). */
+export async function reportAlerts(db: Db, storeId: string, equipmentIds: readonly number[], from: Date, to: Date) {
+  if (equipmentIds.length === 0) return [];
+  return db
+    .selectFrom('alert_history as a')
+    .leftJoin('users as u', 'u.user_id', 'a.stopped_by')
+    .select([
+      'a.equipment_id as equipmentId',
+      'a.alert_id as alertId',
+      'a.started_at as startedAt',
+      'a.recovered_at as recoveredAt',
+      'a.stopped_at as stoppedAt',
+      'u.user_name as stoppedBy',
+      'a.stop_comment as stopComment',
+    ])
+    .where('a.store_id', '=', storeId)
+    .where('a.equipment_id', 'in', [...equipmentIds])
+    .where('a.started_at', '<', to)
+    .where((eb) => eb.or([eb('a.recovered_at', 'is', null), eb('a.recovered_at', '>=', from)]))
+    .orderBy('a.started_at')
+    .execute();
+}
+
+/** The user's name (the report's creator), or null. */
+export async function reportUserName(db: Db, userId: number | null): Promise<string | null> {
+  if (userId === null) return null;
+  const row = await db.selectFrom('users').select('user_name').where('user_id', '=', userId).executeTakeFirst();
+  return row?.user_name ?? null;
+}

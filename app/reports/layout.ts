@@ -1,0 +1,271 @@
+// The pure half of the report PDF: what each page says and where the chart's lines go, computed
+// from a ReportDocument without pdfmake, so it is unit-tested alone (tests/unit/reports/). The
+// renderer (pdf.server.ts) only turns these shapes and strings into pdfmake nodes.
+import { formatDate, formatDateTime, japanParts } from '~/domain/japan-time';
+import { formatDegrees, formatTemperature, MISSING_TEXT } from '~/domain/format';
+import type { ReportDocument, ReportInterval, ReportRow, ReportSensor, ReportSettingsPeriod, ReportWindow } from '~/domain/report-document';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** 'YYYY/MM/DD HH:mm 〜 YYYY/MM/DD HH:mm' in Japan time. */
+export function periodText(period: { from: Date; to: Date }): string {
+  return `${formatDateTime(period.from)} 〜 ${formatDateTime(period.to)}`;
+}
+
+/** The line printed at the top of every page: store number and name, and the period. */
+export function pageHeaderText(doc: Pick<ReportDocument, 'store' | 'period'>): string {
+  return `${doc.store.storeNo} ${doc.store.storeName}\u3000期間: ${periodText(doc.period)}`;
+}
+
+/** The page number line at the bottom of every page. */
+export function pageFooterText(page: number, pages: number): string {
+  return `${page} / ${pages} ページ`;
+}
+
+/** How one table row prints: its time (MM/DD HH:mm) and its value (one decimal, --, ERROR or DEF). */
+export function rowCells(row: ReportRow): { time: string; value: string } {
+  const p = japanParts(row.at);
+  const time = `${pad(p.month)}/${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}`;
+  switch (row.kind) {
+    case 'value':
+      return { time, value: formatTemperature(row.temperature) };
+    case 'missing':
+      return { time, value: MISSING_TEXT };
+    case 'error':
+      return { time, value: 'ERROR' };
+    case 'defrost':
+      return { time, value: 'DEF' };
+  }
+}
+
+/**
+ * The data table laid out in page blocks: each block is `columns` columns of at most `lines`
+ * rows, filled top to bottom then left to right, so a month at 10 minutes takes few pages and
+ * the renderer draws one text per column instead of one cell per reading.
+ */
+export function tableBlocks(rows: readonly ReportRow[], lines: number, columns: number): { time: string; value: string }[][][] {
+  const perBlock = lines * columns;
+  const blocks: { time: string; value: string }[][][] = [];
+  for (let start = 0; start < rows.length; start += perBlock) {
+    const block: { time: string; value: string }[][] = [];
+    for (let c = 0; c < columns; c++) {
+      const from = start + c * lines;
+      if (from >= rows.length) break;
+      block.push(rows.slice(from, Math.min(from + lines, start + perBlock, rows.length)).map(rowCells));
+    }
+    blocks.push(block);
+  }
+  return blocks;
+}
+
+/** How the interval reads on the cover. */
+export function intervalText(interval: ReportInterval): string {
+  return interval.kind === 'every' ? `${interval.minutes}分ごと` : `指定時刻 ${interval.times.join(', ')}`;
+}
+
+/** One settings period as a cover line: the dates it covers, the limits and the defrost ranges. */
+export function settingsText(period: ReportSettingsPeriod, reportPeriod: { from: Date; to: Date }): string {
+  const from = period.from < reportPeriod.from ? reportPeriod.from : period.from;
+  const to = period.to === null || period.to > reportPeriod.to ? reportPeriod.to : period.to;
+  const defrost = period.defrost.length === 0 ? 'なし' : period.defrost.map((d) => `${d.start}-${d.end}`).join(', ');
+  return `${formatDateTime(from)} 〜 ${formatDateTime(to)}\u3000下限 ${formatDegrees(period.lowerLimit)}\u3000上限 ${formatDegrees(period.upperLimit)}\u3000霜取り ${defrost}`;
+}
+
+// ---- chart geometry ---------------------------------------------------------------------------
+
+export interface ChartBox {
+  width: number;
+  height: number;
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface ChartGeometry {
+  /** The temperature line as polylines, broken where readings are missing. */
+  line: Point[][];
+  /** Step lines of the lower and upper limits following the settings periods (empty when none). */
+  lower: Point[][];
+  upper: Point[][];
+  defrost: { x: number; width: number }[];
+  stops: { x: number; width: number }[];
+  yTicks: { y: number; label: string }[];
+  xTicks: { x: number; label: string }[];
+  /** True when the period has no reading to draw. */
+  empty: boolean;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** A step of 1, 2 or 5 × 10^n that gives about `count` ticks over `span`. */
+export function niceStep(span: number, count: number): number {
+  const raw = span / Math.max(1, count);
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const unit = raw / magnitude;
+  return (unit <= 1 ? 1 : unit <= 2 ? 2 : unit <= 5 ? 5 : 10) * magnitude;
+}
+
+/**
+ * Reduces a series to at most ~4 points per horizontal bucket (first, min, max, last), so a month
+ * of one-minute readings draws as the same line with a few thousand points. Nulls break the line
+ * and are kept as breaks.
+ */
+export function decimate(points: readonly { at: Date; temperature: number | null }[], from: number, to: number, buckets: number): { t: number; v: number | null }[] {
+  if (points.length <= buckets * 4) return points.map((p) => ({ t: p.at.getTime(), v: p.temperature }));
+  const span = Math.max(1, to - from);
+  const out: { t: number; v: number | null }[] = [];
+  let bucket = -1;
+  let group: { t: number; v: number }[] = [];
+  const flush = () => {
+    if (group.length === 0) return;
+    if (group.length <= 4) {
+      out.push(...group);
+    } else {
+      let min = group[0];
+      let max = group[0];
+      for (const p of group) {
+        if (p.v < min.v) min = p;
+        if (p.v > max.v) max = p;
+      }
+      const picked = [group[0], min, max, group[group.length - 1]].sort((a, b) => a.t - b.t);
+      for (let i = 0; i < picked.length; i++) if (i === 0 || picked[i] !== picked[i - 1]) out.push(picked[i]);
+    }
+    group = [];
+  };
+  for (const p of points) {
+    const t = p.at.getTime();
+    const b = Math.floor(((t - from) / span) * buckets);
+    if (b !== bucket) {
+      flush();
+      bucket = b;
+    }
+    if (p.temperature === null) {
+      flush();
+      out.push({ t, v: null });
+    } else {
+      group.push({ t, v: p.temperature });
+    }
+  }
+  flush();
+  return out;
+}
+
+function clipWindows(windows: readonly ReportWindow[], from: number, to: number, x: (t: number) => number): { x: number; width: number }[] {
+  const out: { x: number; width: number }[] = [];
+  for (const w of windows) {
+    const a = Math.max(from, w.from.getTime());
+    const b = Math.min(to, w.to.getTime());
+    if (b <= a) continue;
+    const x0 = x(a);
+    const width = Math.max(0.3, x(b) - x0);
+    const last = out[out.length - 1];
+    // Touching windows are drawn as one band.
+    if (last && Math.abs(last.x + last.width - x0) < 0.01) last.width = round2(x0 + width - last.x);
+    else out.push({ x: round2(x0), width: round2(width) });
+  }
+  return out;
+}
+
+function stepLines(settings: readonly ReportSettingsPeriod[], key: 'lowerLimit' | 'upperLimit', from: number, to: number, x: (t: number) => number, y: (v: number) => number): Point[][] {
+  const lines: Point[][] = [];
+  let previous: Point | null = null;
+  for (const s of settings) {
+    const value = s[key];
+    const a = Math.max(from, s.from.getTime());
+    const b = Math.min(to, s.to === null ? to : s.to.getTime());
+    if (value === null || b <= a) {
+      previous = null;
+      continue;
+    }
+    const x0 = round2(x(a));
+    const x1 = round2(x(b));
+    const yy = round2(y(value));
+    // A step: a vertical line from the previous period's level when they touch.
+    if (previous && Math.abs(previous.x - x0) < 0.01) lines[lines.length - 1].push({ x: x0, y: yy }, { x: x1, y: yy });
+    else lines.push([{ x: x0, y: yy }, { x: x1, y: yy }]);
+    previous = { x: x1, y: yy };
+  }
+  return lines;
+}
+
+/** Day ticks for periods of more than two days, hour ticks otherwise (Japan time). */
+function timeTicks(from: number, to: number, x: (t: number) => number): { x: number; label: string }[] {
+  const hours = (to - from) / 3_600_000;
+  const ticks: { x: number; label: string }[] = [];
+  if (hours > 48) {
+    const days = Math.ceil(hours / 24);
+    const every = days > 21 ? 5 : days > 8 ? 2 : 1;
+    const start = japanParts(new Date(from));
+    // Japan midnight of the first day, then every `every` days.
+    const firstMidnight = from - ((start.hour * 60 + start.minute) * 60_000 + start.second * 1000 + start.millisecond);
+    for (let t = firstMidnight, i = 0; t <= to; t += 86_400_000, i++) {
+      if (t < from || i % every !== 0) continue;
+      ticks.push({ x: round2(x(t)), label: formatDate(new Date(t)).slice(5) });
+    }
+  } else {
+    const every = hours > 24 ? 6 : 3;
+    const start = japanParts(new Date(from));
+    const firstHour = from - (start.minute * 60_000 + start.second * 1000 + start.millisecond);
+    for (let t = firstHour; t <= to; t += 3_600_000) {
+      if (t < from) continue;
+      const p = japanParts(new Date(t));
+      if (p.hour % every !== 0) continue;
+      ticks.push({ x: round2(x(t)), label: p.hour === 0 ? `${pad(p.month)}/${pad(p.day)}` : `${pad(p.hour)}:00` });
+    }
+  }
+  return ticks;
+}
+
+/** Where everything of one sensor's chart goes in a box of the given size (y grows downwards). */
+export function chartGeometry(sensor: Pick<ReportSensor, 'points' | 'settings' | 'defrostWindows' | 'stopWindows'>, period: { from: Date; to: Date }, box: ChartBox): ChartGeometry {
+  const from = period.from.getTime();
+  const to = Math.max(from + 60_000, period.to.getTime());
+  const series = decimate(sensor.points, from, to, Math.ceil(box.width));
+  const values: number[] = [];
+  for (const p of series) if (p.v !== null) values.push(p.v);
+  for (const s of sensor.settings) {
+    if (s.lowerLimit !== null) values.push(s.lowerLimit);
+    if (s.upperLimit !== null) values.push(s.upperLimit);
+  }
+  let lo = values.length ? Math.min(...values) : 0;
+  let hi = values.length ? Math.max(...values) : 10;
+  if (hi - lo < 2) {
+    lo -= 1;
+    hi += 1;
+  }
+  const step = niceStep(hi - lo, 5);
+  lo = Math.floor(lo / step) * step;
+  hi = Math.ceil(hi / step) * step;
+  const x = (t: number) => ((t - from) / (to - from)) * box.width;
+  const y = (v: number) => box.height - ((v - lo) / (hi - lo)) * box.height;
+
+  const line: Point[][] = [];
+  let current: Point[] | null = null;
+  for (const p of series) {
+    if (p.v === null || p.t < from || p.t > to) {
+      current = null;
+      continue;
+    }
+    if (!current) {
+      current = [];
+      line.push(current);
+    }
+    current.push({ x: round2(x(p.t)), y: round2(y(p.v)) });
+  }
+  const yTicks: { y: number; label: string }[] = [];
+  const decimals = step < 1 ? 1 : 0;
+  for (let v = lo; v <= hi + step / 1000; v += step) yTicks.push({ y: round2(y(v)), label: v.toFixed(decimals) });
+
+  return {
+    line,
+    lower: stepLines(sensor.settings, 'lowerLimit', from, to, x, y),
+    upper: stepLines(sensor.settings, 'upperLimit', from, to, x, y),
+    defrost: clipWindows(sensor.defrostWindows, from, to, x),
+    stops: clipWindows(sensor.stopWindows, from, to, x),
+    yTicks,
+    xTicks: timeTicks(from, to, x),
+    empty: series.every((p) => p.v === null),
+  };
+}

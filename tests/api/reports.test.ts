@@ -1,0 +1,231 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fromJapan, toCompactDateTime } from '~/domain/japan-time';
+import { loader as historyLoader } from '~/routes/on-reco+/v1.store_report.history';
+import { loader as downloadLoader } from '~/routes/on-reco+/v1.store_report.history.download';
+import { action as reportAction, loader as reportLoader } from '~/routes/on-reco+/v1.store_report';
+import { makePendingReports, scheduleRegularReports } from '~/services/reports.server';
+import { TEST_PASSWORD, countRows, createSensor, createStore, createUser } from '../fixtures/chain';
+import { resetDb, testDb } from '../support/db';
+import { call, get, postJson, tokenFor } from '../support/requests';
+
+const db = testDb();
+beforeEach(() => resetDb());
+
+async function world() {
+  await createStore(db, 'S001', { store_name: '新宿店' });
+  await createStore(db, 'S002', { store_name: '渋谷店' });
+  const fridge = await createSensor(db, 'S001', 'AA:BB:CC:00:00:01', { equipment_name: '冷蔵ケース1', upper_limit: 10, lower_limit: 0 });
+  const freezer = await createSensor(db, 'S001', 'AA:BB:CC:00:00:02', { equipment_name: '冷凍庫', upper_limit: -15, lower_limit: -25 });
+  const other = await createSensor(db, 'S002', 'AA:BB:CC:00:00:03', { equipment_name: '渋谷 冷蔵' });
+  await createUser(db, 'admin', 1);
+  await createUser(db, 'store1', 101, { storeIds: ['S001'] });
+  await createUser(db, 'store2', 101, { storeIds: ['S002'] });
+  const tokens: Record<string, string> = {};
+  for (const login of ['admin', 'store1', 'store2']) tokens[login] = await tokenFor(login, TEST_PASSWORD);
+  return { tokens, fridge, freezer, other };
+}
+
+const day = (y: number, m: number, d: number) => toCompactDateTime(fromJapan(y, m, d)).slice(0, 8);
+
+function payload(over: Record<string, unknown> = {}) {
+  return {
+    store_id: 'S001',
+    setting_no: null,
+    setting_name: '',
+    file_name: '温度記録',
+    report_type: 3,
+    regular_report: 0,
+    data_interval: 10,
+    manual_data_interval: [],
+    start_time: `${day(2026, 11, 2)}000000`,
+    end_time: `${day(2026, 11, 2)}235000`,
+    output_format: 2,
+    mail_flg: 0,
+    option1: 0,
+    option2: 0,
+    option3: 0,
+    option4: 0,
+    option5: 0,
+    equipment_ids: [] as number[],
+    mail_addresses: [] as string[],
+    attachment_flg: 0,
+    ...over,
+  };
+}
+
+const post = (body: unknown, token: string) => call(reportAction, postJson('/on-reco/v1/store_report', body, token));
+const fieldsOf = async (response: Response) => ((await response.json()) as { fields: Record<string, string> }).fields;
+
+async function insertReadings(equipmentId: number, from: Date, minutes: number, temperature: (i: number) => number | null) {
+  const rows = Array.from({ length: minutes }, (_, i) => ({ store_id: 'S001', equipment_id: equipmentId, measured_at: new Date(from.getTime() + i * 60_000), temperature: temperature(i), error: temperature(i) === null }));
+  for (let i = 0; i < rows.length; i += 1000) await db.insertInto('measurements').values(rows.slice(i, i + 1000)).execute();
+}
+
+describe('POST /v1/store_report: a sequential report', () => {
+  it('answers at once with a history row 作成中; the worker makes the CSV, downloadable with its name', async () => {
+    const { tokens, fridge, freezer } = await world();
+    await insertReadings(fridge, fromJapan(2026, 11, 2), 24 * 60, (i) => 3 + (i % 7) * 0.11);
+    const response = await post(payload({ equipment_ids: [fridge, freezer] }), tokens.store1);
+    expect(response.status).toBe(201);
+    const { history_no } = await response.json();
+    const since = '20261101000000';
+    const until = '20261130235959';
+    const pending = await (await call(historyLoader, get(`/on-reco/v1/store_report/history?store_id=S001&since=${since}&until=${until}`, tokens.store1))).json();
+    // Created now (not in November 2026 unless the clock says so): list all time instead.
+    const all = await (await call(historyLoader, get(`/on-reco/v1/store_report/history?store_id=S001&since=20000101000000&until=20991231235959`, tokens.store1))).json();
+    expect(all.all_count).toBe(1);
+    expect(all.histories[0]).toMatchObject({ history_no, state: 'pending', url: null, file_name: '温度記録', report_type: 3, output_format: 2, start_time: '20261102000000', end_time: '20261102235000' });
+    expect(pending.all_count).toBeGreaterThanOrEqual(0);
+    expect((await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.store1))).status).toBe(409);
+
+    expect(await makePendingReports(db)).toBe(1);
+    const done = await (await call(historyLoader, get(`/on-reco/v1/store_report/history?store_id=S001&since=20000101000000&until=20991231235959`, tokens.store1))).json();
+    expect(done.histories[0]).toMatchObject({ state: 'done', url: `/on-reco/v1/store_report/history/download?history_no=${history_no}` });
+    const file = await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.store1));
+    expect(file.status).toBe(200);
+    expect(file.headers.get('Content-Disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('温度記録.csv')}`);
+    const bytes = Buffer.from(await file.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.toString('utf8').slice(1).trim().split('\r\n');
+    expect(lines[0]).toBe('日時,冷蔵ケース1,冷凍庫');
+    expect(lines).toHaveLength(1 + 144);
+    expect(lines[1]).toBe('2026/11/02 00:00,3.0,--');
+    expect(lines[2]).toBe('2026/11/02 00:10,3.3,--');
+    expect(lines[144]).toBe('2026/11/02 23:50,3.2,--');
+    // Another store's user: the report "does not exist".
+    expect((await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.store2))).status).toBe(404);
+  });
+
+  it('a period without data says so in the file', async () => {
+    const { tokens, fridge } = await world();
+    const { history_no } = await (await post(payload({ equipment_ids: [fridge], data_interval: 720 }), tokens.admin)).json();
+    await makePendingReports(db);
+    const text = Buffer.from(await (await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.admin))).arrayBuffer()).toString('utf8');
+    expect(text).toContain('この期間のデータはありません');
+    expect(text).toContain('2026/11/02 12:00,--');
+  });
+
+  it('given times: duplicates ignored, one row per time and day; ERROR and DEF cells', async () => {
+    const { tokens, fridge } = await world();
+    await db.updateTable('sensors').set({ def_time: JSON.stringify([{ start: '03:00', end: '04:00' }]) }).where('equipment_id', '=', fridge).execute();
+    await insertReadings(fridge, fromJapan(2026, 11, 2), 24 * 60, (i) => (i === 8 * 60 ? null : 4.04));
+    const body = payload({ equipment_ids: [fridge], data_interval: null, manual_data_interval: ['08:00', '03:30', '08:00', '12:00'] });
+    const { history_no } = await (await post(body, tokens.admin)).json();
+    await makePendingReports(db);
+    const text = Buffer.from(await (await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.admin))).arrayBuffer()).toString('utf8');
+    expect(text.slice(1).trim().split('\r\n')).toEqual(['日時,冷蔵ケース1', '2026/11/02 03:30,DEF', '2026/11/02 08:00,ERROR', '2026/11/02 12:00,4.0']);
+  });
+});
+
+describe('POST /v1/store_report: the rules of 001 §5', () => {
+  it('refuses each bad input with the field and its Japanese reason, and changes nothing', async () => {
+    const { tokens, fridge } = await world();
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ regular_report: 1, setting_name: '' }, 'setting_name', '入力してください'],
+      [{ file_name: '' }, 'file_name', '入力してください'],
+      [{ equipment_ids: [] }, 'equipment_ids', 'センサーを選択してください'],
+      [{ start_time: `${day(2026, 11, 2)}120000` }, 'start_time', '期間の指定が違います'],
+      [{ report_type: 4, start_time: `${day(2026, 11, 3)}000000`, end_time: `${day(2026, 11, 2)}235000` }, 'end_time', '期間の指定が違います'],
+      [{ report_type: 4, end_time: `${day(2027, 2, 2)}235000` }, 'end_time', '期間は3ヶ月以内で指定してください'],
+      [{ mail_flg: 1, mail_addresses: [] }, 'mail_addresses', 'メールアドレスを入力してください'],
+      [{ mail_flg: 1, mail_addresses: ['tencho@example'] }, 'mail_addresses', 'メールアドレスの形式が違います'],
+      [{ data_interval: 'abc' }, 'data_interval', '半角数値を入力してください'],
+      [{ data_interval: 0 }, 'data_interval', '10〜720の範囲で入力してください'],
+      [{ data_interval: 730 }, 'data_interval', '10〜720の範囲で入力してください'],
+      [{ data_interval: 25 }, 'data_interval', '10単位で指定してください'],
+      [{ data_interval: null, manual_data_interval: [...Array.from({ length: 48 }, (_, i) => `${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`), '23:50'] }, 'manual_data_interval', '指定時刻は48件までです'],
+      [{ regular_report: 1, setting_name: '任意', report_type: 4 }, 'report_type', '定期レポートでは任意期間を選択できません'],
+    ];
+    for (const [over, field, message] of cases) {
+      const response = await post(payload({ equipment_ids: [fridge], ...over }), tokens.admin);
+      expect(response.status, JSON.stringify(over)).toBe(400);
+      expect((await fieldsOf(response))[field], JSON.stringify(over)).toBe(message);
+    }
+    expect(await countRows(db, 'report_history')).toBe(0);
+    expect(await countRows(db, 'regular_reports')).toBe(0);
+  });
+
+  it('accepts a free period of up to three months and 48 given times (duplicates ignored)', async () => {
+    const { tokens, fridge } = await world();
+    const free = await post(payload({ equipment_ids: [fridge], report_type: 4, start_time: `${day(2026, 1, 15)}000000`, end_time: `${day(2026, 4, 14)}235000` }), tokens.admin);
+    expect(free.status).toBe(201);
+    const times = Array.from({ length: 48 }, (_, i) => `${String(Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`);
+    const many = await post(payload({ equipment_ids: [fridge], data_interval: null, manual_data_interval: [...times, '00:00', '23:30'] }), tokens.admin);
+    expect(many.status).toBe(201);
+  });
+
+  it('derives month (1st to last day) and week (Sunday to Saturday) periods from the start, times 00:00 and 23:50', async () => {
+    const { tokens, fridge } = await world();
+    await post(payload({ equipment_ids: [fridge], report_type: 1, start_time: `${day(2026, 2, 14)}000000`, end_time: `${day(2026, 2, 14)}235000` }), tokens.admin);
+    // 2026-11-04 is a Wednesday: its week is Sunday 1st to Saturday 7th.
+    await post(payload({ equipment_ids: [fridge], report_type: 2, start_time: `${day(2026, 11, 4)}000000`, end_time: `${day(2026, 11, 4)}235000` }), tokens.admin);
+    const rows = await db.selectFrom('report_history').select(['report_type', 'start_time', 'end_time']).orderBy('history_no').execute();
+    expect(rows.map((row) => [row.report_type, toCompactDateTime(row.start_time), toCompactDateTime(row.end_time)])).toEqual([
+      [1, '20260201000000', '20260228235000'],
+      [2, '20261101000000', '20261107235000'],
+    ]);
+  });
+
+  it('sends the attachment option only for a month report with mail on', async () => {
+    const { tokens, fridge } = await world();
+    const base = { equipment_ids: [fridge], regular_report: 1, setting_name: '日報', attachment_flg: 1, mail_flg: 1, mail_addresses: ['tencho@example.com'] };
+    await post(payload({ ...base, report_type: 3 }), tokens.admin);
+    await post(payload({ ...base, report_type: 1 }), tokens.admin);
+    await post(payload({ ...base, report_type: 1, mail_flg: 0 }), tokens.admin);
+    const rows = await db.selectFrom('regular_reports').select(['attachment_flg', 'mail_addresses']).orderBy('setting_no').execute();
+    expect(rows.map((row) => row.attachment_flg)).toEqual([0, 1, 0]);
+    expect(rows[2].mail_addresses).toEqual([]);
+  });
+
+  it('at most 10 regular reports per store, with the warning; edit and delete are audited; deleting keeps the produced reports', async () => {
+    const { tokens, fridge } = await world();
+    for (let i = 1; i <= 10; i++) expect((await post(payload({ equipment_ids: [fridge], regular_report: 1, setting_name: `日報${i}` }), tokens.store1)).status).toBe(201);
+    const eleventh = await post(payload({ equipment_ids: [fridge], regular_report: 1, setting_name: '日報11' }), tokens.store1);
+    expect(eleventh.status).toBe(400);
+    expect((await fieldsOf(eleventh)).setting_no).toBe('定期レポートは10件までです。不要な項目を削除してください');
+    const list = await (await call(reportLoader, get('/on-reco/v1/store_report?store_id=S001', tokens.store1))).json();
+    expect(list).toHaveLength(10);
+    expect(list[0]).toMatchObject({ setting_name: '日報1', create_user_name: 'store1 さん', equipment_ids: [fridge], data_interval: 10, manual_data_interval: [] });
+    const settingNo = list[0].setting_no;
+    const edited = await post(payload({ equipment_ids: [fridge], regular_report: 1, setting_no: settingNo, setting_name: '朝の日報', data_interval: 60 }), tokens.store1);
+    expect(edited.status).toBe(200);
+    await db.insertInto('report_history').values({ store_id: 'S001', setting_no: settingNo, file_name: 'x', report_type: 3, start_time: new Date(), end_time: new Date(), output_format: 2, state: 'done' }).execute();
+    const deleted = await call(reportAction, postJson('/on-reco/v1/store_report', { store_id: 'S001', setting_no: settingNo }, tokens.store1, 'DELETE'));
+    expect(deleted.status).toBe(200);
+    expect(await countRows(db, 'regular_reports')).toBe(9);
+    expect(await countRows(db, 'report_history')).toBe(1);
+    const audits = await db.selectFrom('audit_log').select(['action', 'details']).where('target_type', '=', 'regular_report').orderBy('audit_id').execute();
+    expect(audits.map((row) => row.action)).toEqual([...Array(10).fill('regular_report.create'), 'regular_report.update', 'regular_report.delete']);
+    expect(audits[10].details).toMatchObject({ before: { setting_name: '日報1', data_interval: 10 }, after: { setting_name: '朝の日報', data_interval: 60 } });
+  });
+
+  it('another store\'s user gets 404; a sensor of another store is 404; a removed store takes no new report but keeps its history', async () => {
+    const { tokens, fridge, other } = await world();
+    expect((await post(payload({ equipment_ids: [fridge] }), tokens.store2)).status).toBe(404);
+    expect((await post(payload({ equipment_ids: [other] }), tokens.admin)).status).toBe(404);
+    expect((await call(reportLoader, get('/on-reco/v1/store_report?store_id=S001', tokens.store2))).status).toBe(404);
+    const { history_no } = await (await post(payload({ equipment_ids: [fridge] }), tokens.admin)).json();
+    await makePendingReports(db);
+    await db.updateTable('stores').set({ working_state: 2 }).where('store_id', '=', 'S001').execute();
+    expect((await post(payload({ equipment_ids: [fridge] }), tokens.admin)).status).toBe(409);
+    expect((await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.admin))).status).toBe(200);
+  });
+});
+
+describe('the regular schedule', () => {
+  it('makes each closed period once, catching up what was missed, never twice', async () => {
+    const { tokens, fridge } = await world();
+    const created = await post(payload({ equipment_ids: [fridge], regular_report: 1, setting_name: '日報', report_type: 3 }), tokens.admin);
+    const { setting_no } = await created.json();
+    await db.updateTable('regular_reports').set({ created_at: fromJapan(2026, 11, 1, 9) }).execute();
+    // Down from the 1st to the 4th at 00:30: the 1st, 2nd and 3rd have closed.
+    expect(await scheduleRegularReports(db, fromJapan(2026, 11, 4, 0, 30))).toBe(3);
+    expect(await scheduleRegularReports(db, fromJapan(2026, 11, 4, 0, 31))).toBe(0);
+    const rows = await db.selectFrom('report_history').select(['setting_no', 'start_time']).orderBy('start_time').execute();
+    expect(rows.map((row) => [row.setting_no, toCompactDateTime(row.start_time)])).toEqual([
+      [setting_no, '20261101000000'],
+      [setting_no, '20261102000000'],
+      [setting_no, '20261103000000'],
+    ]);
+  });
+});

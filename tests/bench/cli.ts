@@ -1,0 +1,92 @@
+// onreco figures (issue 15): start-up of the installed bin to its first output (`onreco --help`,
+// and `onreco stores list --page 1` against a console), and `onreco stores list --json` of a
+// 20,000-store chain, each p50/p95. The bin runs the bundle `npm ci` builds
+// (scripts/build-cli.mjs), not tsx: this bench builds it first.
+//   npx tsx tests/bench/cli.ts            (STORES=2000 for a smaller chain)
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { createDb } from '../../app/db/db.server';
+import { migrateToLatest } from '../../app/db/migrate.server';
+import { hashPassword } from '../../app/services/password.server';
+import { machine, percentile, serveConsole } from '../support/console';
+import { prepareTestDatabase } from '../support/database';
+
+const STORES = Number(process.env.STORES ?? 20_000);
+const PASSWORD = 'bench_password_2026';
+
+/** Runs the bin; resolves with the ms to its first byte of output and to its exit. */
+function timeBin(args: string[], env: Record<string, string>): Promise<{ firstOutputMs: number; exitMs: number; code: number | null; bytes: number }> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let firstOutputMs = -1;
+    let bytes = 0;
+    const child = spawn(process.execPath, [path.resolve('bin/onreco.js'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (firstOutputMs < 0) firstOutputMs = performance.now() - started;
+      bytes += chunk.length;
+    });
+    child.stderr.resume();
+    child.on('exit', (code) => resolve({ firstOutputMs, exitMs: performance.now() - started, code, bytes }));
+  });
+}
+
+async function figures(runs: number, args: string[], env: Record<string, string>, field: 'firstOutputMs' | 'exitMs') {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let run = 0; run < runs + 1; run += 1) {
+    const result = await timeBin(args, env);
+    if (result.code !== 0) throw new Error(`onreco ${args.join(' ')} exited ${result.code}`);
+    if (run > 0) times.push(result[field]); // the first run warms the file cache
+    bytes = result.bytes;
+  }
+  times.sort((a, b) => a - b);
+  return { p50_ms: Math.round(percentile(times, 0.5)), p95_ms: Math.round(percentile(times, 0.95)), runs, output_bytes: bytes };
+}
+
+async function main() {
+  const build = spawnSync(process.execPath, ['scripts/build-cli.mjs'], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('the CLI bundle did not build');
+  const database = await prepareTestDatabase('onreco_bench_cli');
+  const db = createDb(database.url, 4);
+  const console_ = await serveConsole(database.url);
+  try {
+    await migrateToLatest(db);
+    const passwordHash = await hashPassword(PASSWORD);
+    await sql`
+      insert into companies values ('BC1', 'ベンチ商事', now(), now());
+      insert into storegroups select 'G' || g, 'BC1', 'エリア' || g, now(), now() from generate_series(1, 200) g;
+      insert into stores (store_id, store_no, store_name, company_id, storegroup_id, prefecture_id, address, opening_date, working_state, store_status, gateway_info)
+        select 'S' || i, lpad(i::text, 8, '0'), 'ベンチ店 ' || i, 'BC1', 'G' || (1 + i % 200), 1 + i % 47, '住所', '2024-01-01', 1,
+               case when i % 50 = 0 then 3 else 0 end, 'GW' || i
+        from generate_series(1, ${sql.lit(STORES)}) i;
+      insert into usergroups (usergroup_name, usergroup_authority) values ('管理者', 1);
+      analyze;
+    `.execute(db);
+    // A parameter makes it a prepared statement: one statement each.
+    await sql`insert into users (login_id, user_name, password_hash) values ('admin', '管理者', ${passwordHash})`.execute(db);
+    await sql`insert into user_usergroups values (1, 1)`.execute(db);
+    const configDir = mkdtempSync(path.join(os.tmpdir(), 'onreco-bench-cli-'));
+    const env = { ONRECO_CONFIG_DIR: configDir };
+    const login = spawnSync(process.execPath, [path.resolve('bin/onreco.js'), 'login', '--server', console_.base, '--login-id', 'admin', '--password-stdin'], { input: PASSWORD, env: { ...process.env, ...env } });
+    if (login.status !== 0) throw new Error(`login failed: ${login.stderr}`);
+
+    const results = {
+      'onreco --help (first output)': await figures(20, ['--help'], env, 'firstOutputMs'),
+      'onreco stores list --page 1 (first output)': await figures(20, ['stores', 'list', '--page', '1'], env, 'firstOutputMs'),
+      [`onreco stores list --json, ${STORES} stores (to exit)`]: await figures(5, ['stores', 'list', '--json'], env, 'exitMs'),
+    };
+    console.log(JSON.stringify({ machine: machine(), load: os.loadavg().map((load) => Number(load.toFixed(1))), stores: STORES, results }, null, 2));
+  } finally {
+    await console_.stop();
+    await db.destroy();
+    await database.release();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { fromJapan } from '~/domain/japan-time';
+import { chartGeometry, decimate, niceStep, pageHeaderText, rowCells, settingsText, tableBlocks } from '~/reports/layout';
+
+const day = (h: number, m = 0) => fromJapan(2026, 11, 1, h, m);
+const period = { from: day(0), to: day(23, 50) };
+
+describe('report page texts', () => {
+  it('prints the store and the period on every page, in Japan time', () => {
+    expect(pageHeaderText({ store: { storeId: 'S1', storeNo: '0001', storeName: '渋谷店' }, period })).toBe('0001 渋谷店\u3000期間: 2026/11/01 00:00 〜 2026/11/01 23:50');
+  });
+
+  it('prints rows with one decimal, -- for missing, ERROR and DEF', () => {
+    expect(rowCells({ at: day(1, 10), kind: 'value', temperature: -18.25 })).toEqual({ time: '11/01 01:10', value: '-18.3' });
+    expect(rowCells({ at: day(1), kind: 'value', temperature: 4 }).value).toBe('4.0');
+    expect(rowCells({ at: day(1), kind: 'missing' }).value).toBe('--');
+    expect(rowCells({ at: day(1), kind: 'error' }).value).toBe('ERROR');
+    expect(rowCells({ at: day(1), kind: 'defrost', temperature: 3 }).value).toBe('DEF');
+  });
+
+  it('clips a settings period to the report period', () => {
+    const text = settingsText({ from: fromJapan(2026, 10, 1), to: null, lowerLimit: 0, upperLimit: 8, defrost: [{ start: '02:00', end: '02:30' }] }, period);
+    expect(text).toBe('2026/11/01 00:00 〜 2026/11/01 23:50\u3000下限 0.0℃\u3000上限 8.0℃\u3000霜取り 02:00-02:30');
+  });
+});
+
+describe('the data table in page blocks', () => {
+  it('fills columns top to bottom, then the next block', () => {
+    const rows = Array.from({ length: 23 }, (_, i) => ({ at: day(0, i * 10), kind: 'value' as const, temperature: i }));
+    const blocks = tableBlocks(rows, 5, 2);
+    expect(blocks).toHaveLength(3);
+    expect(blocks[0].map((c) => c.map((r) => r.value))).toEqual([['0.0', '1.0', '2.0', '3.0', '4.0'], ['5.0', '6.0', '7.0', '8.0', '9.0']]);
+    expect(blocks[2].map((c) => c.length)).toEqual([3]);
+    expect(blocks.flat(2)).toHaveLength(23);
+  });
+});
+
+describe('chart geometry', () => {
+  const box = { width: 400, height: 100 };
+  it('draws the line across the box, breaks it at missing readings, and steps the limits at a settings change', () => {
+    const points = [
+      { at: day(0), temperature: 4 },
+      { at: day(6), temperature: 5 },
+      { at: day(12), temperature: null },
+      { at: day(18), temperature: 6 },
+      { at: day(23, 50), temperature: 7 },
+    ];
+    const g = chartGeometry(
+      {
+        points,
+        settings: [
+          { from: day(0), to: day(12), lowerLimit: 0, upperLimit: 8, defrost: [] },
+          { from: day(12), to: null, lowerLimit: 1, upperLimit: 10, defrost: [] },
+        ],
+        defrostWindows: [{ from: day(2), to: day(2, 30) }],
+        stopWindows: [{ from: day(9), to: day(11) }],
+      },
+      period,
+      box,
+    );
+    expect(g.empty).toBe(false);
+    expect(g.line).toHaveLength(2);
+    expect(g.line[0][0].x).toBe(0);
+    expect(g.line[1][1].x).toBe(400);
+    // One upper line with a vertical step at noon (x = 200.x), rising.
+    expect(g.upper).toHaveLength(1);
+    expect(g.upper[0]).toHaveLength(4);
+    expect(g.upper[0][1].x).toBeCloseTo(g.upper[0][2].x, 1);
+    expect(g.upper[0][2].y).toBeLessThan(g.upper[0][1].y);
+    expect(g.defrost).toHaveLength(1);
+    expect(g.defrost[0].width).toBeGreaterThan(0);
+    expect(g.stops[0].x).toBeCloseTo((9 * 60 / (23 * 60 + 50)) * 400, 0);
+    // The y axis covers the data and the limits.
+    const labels = g.yTicks.map((t) => Number(t.label));
+    expect(Math.min(...labels)).toBeLessThanOrEqual(0);
+    expect(Math.max(...labels)).toBeGreaterThanOrEqual(10);
+    expect(g.xTicks.map((t) => t.label)).toContain('12:00');
+  });
+
+  it('says when there is nothing to draw', () => {
+    const g = chartGeometry({ points: [], settings: [], defrostWindows: [], stopWindows: [] }, period, box);
+    expect(g.empty).toBe(true);
+    expect(g.line).toEqual([]);
+  });
+
+  it('keeps the extremes when it thins a long series', () => {
+    const points = Array.from({ length: 44_640 }, (_, i) => ({ at: new Date(day(0).getTime() + i * 60_000), temperature: i === 20_000 ? 30 : i === 30_000 ? -30 : Math.sin(i / 100) }));
+    const thin = decimate(points, points[0].at.getTime(), points[points.length - 1].at.getTime(), 500);
+    expect(thin.length).toBeLessThanOrEqual(2_004);
+    const values = thin.map((p) => p.v as number);
+    expect(Math.max(...values)).toBe(30);
+    expect(Math.min(...values)).toBe(-30);
+  });
+
+  it('picks round tick steps', () => {
+    expect(niceStep(10, 5)).toBe(2);
+    expect(niceStep(37, 5)).toBe(10);
+    expect(niceStep(0.8, 5)).toBe(0.2);
+  });
+});
