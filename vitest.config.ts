@@ -3,6 +3,32 @@ import { defineConfig } from 'vitest/config';
 
 const alias = { '~': path.resolve(__dirname, 'app') };
 
+// The browser and process tests run as two projects side by side (npm test), each with its own
+// database and console server: the console's screens in one, and in the other the tests that
+// start processes of their own (npm start, the worker, the gateway, the CLI, mail, crashes).
+// A new file joins the screens unless it is named here.
+const E2E_SYSTEM = [
+  'alert-mail', 'api-docs', 'cli', 'foundation', 'gateway-console', 'gateway-health-mail', 'ingest-crash',
+  'live-outage', 'live-updates', 'npm-start', 'report-worker',
+].map((name) => `tests/e2e/${name}.test.ts`);
+
+function e2eProject(name: string, files: { include: string[]; exclude?: string[] }) {
+  return {
+    resolve: { alias },
+    test: {
+      name,
+      ...files,
+      globalSetup: ['tests/support/global-db.ts', 'tests/support/global-server.ts'],
+      setupFiles: ['tests/support/setup-env.ts'],
+      // One database and one console per project: its files run one after another in one fork.
+      pool: 'forks' as const,
+      poolOptions: { forks: { singleFork: true } },
+      testTimeout: 60_000,
+      hookTimeout: 180_000,
+    },
+  };
+}
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -23,19 +49,8 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
-      {
-        resolve: { alias },
-        test: {
-          name: 'e2e',
-          include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/support/global-db.ts', 'tests/support/global-server.ts'],
-          setupFiles: ['tests/support/setup-env.ts'],
-          pool: 'forks',
-          poolOptions: { forks: { singleFork: true } },
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
-        },
-      },
+      e2eProject('e2e-console', { include: ['tests/e2e/**/*.test.ts'], exclude: E2E_SYSTEM }),
+      e2eProject('e2e-system', { include: E2E_SYSTEM }),
     ],
   },
 });

@@ -34,6 +34,16 @@ async function writeRows(userId: number, count: number, storeId = 'S001') {
   return (await db.selectFrom('audit_log').select('audit_id').orderBy('audit_id').execute()).map((row) => Number(row.audit_id));
 }
 
+/**
+ * Makes every pooled session publish its table statistics now. An idle session publishes its
+ * earlier tests' UPDATEs and DELETEs of audit_log up to 10 s late (PostgreSQL's idle statistics
+ * interval); pg_stat_force_next_flush() makes the session publish them before it answers. The
+ * sessions are held together (pg_sleep) so that each of the pool's 10 is asked once.
+ */
+async function flushTableStatistics() {
+  await Promise.all(Array.from({ length: 10 }, () => db.connection().execute((session) => sql`select pg_stat_force_next_flush(), pg_sleep(0.05)`.execute(session))));
+}
+
 describe('the audit chain', () => {
   it('chains every row to the one before, keeps the writer\'s name, and verifies', async () => {
     const { adminId } = await world();
@@ -228,9 +238,6 @@ describe('GET /v1/audit', () => {
 });
 
 describe('the verified checkpoint (decision 132)', () => {
-  /** Flushes this session's table statistics now, as a tampering session does within a second or when it goes idle. */
-  const flushStats = () => sql`select pg_stat_force_next_flush()`.execute(db);
-
   it('walks only the rows after the checkpoint on a request, and still names a broken new row', async () => {
     const { adminId } = await world();
     await writeRows(adminId, 4);
@@ -253,7 +260,7 @@ describe('the verified checkpoint (decision 132)', () => {
     const ids = await writeRows(adminId, 5);
     await advanceAuditCheckpoint(db, new Date(), 'full');
     await sql`update audit_log set details = '{"before": {"store_name": "x"}, "after": {"store_name": "y"}}' where audit_id = ${ids[1]}`.execute(db);
-    await flushStats();
+    await flushTableStatistics();
     const expected = { ok: false, checked: 5, broken: [{ audit_id: ids[1], reason: 'content_changed' }] };
     expect(await auditChainVerification(db)).toEqual(expected);
     // The worker's next walk (a full one, as the counter moved) keeps it at the checkpoint.
@@ -277,9 +284,8 @@ describe('the worker\'s audit chain walk', () => {
   it('walks in full once a day after 03:00 Japan time, and from the checkpoint otherwise', async () => {
     const { adminId } = await world();
     await writeRows(adminId, 2);
-    // The earlier tests' UPDATEs reach pg_stat_user_tables within about a second of their session
-    // going idle; a counter that moves between two runs would (rightly) make the second a full walk.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A counter that moves between two runs would (rightly) make the second a full walk.
+    await flushTableStatistics();
     const fullAt = async () => new Date((await db.selectFrom('audit_checkpoint').select('full_walk_at').executeTakeFirstOrThrow()).full_walk_at);
     // 2026-11-24 02:00 JST: no checkpoint yet, so a full walk anyway.
     await runExclusive(db, auditChainJob, new Date('2026-11-23T17:00:00Z'));

@@ -12,7 +12,7 @@ declare module 'vitest' {
 // One migrated database per test project: on the server of DATABASE_URL when set, else on
 // an embedded PostgreSQL that this setup starts and stops.
 export default async function setup(project: TestProject) {
-  const database = await prepareTestDatabase(`onreco_${project.name}`);
+  const database = await prepareTestDatabase(`onreco_${project.name.replaceAll('-', '_')}`);
   const db = createDb(database.url, 2);
   await migrateToLatest(db);
   await db.destroy();
