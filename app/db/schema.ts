@@ -463,6 +463,9 @@ export interface GatewayHealthColumns {
 export interface GatewayHealthTable extends GatewayHealthColumns {
   buffer_alarm: Generated<boolean>;
   loss_alarm: Generated<boolean>;
+  /** The list's filter facts (migration 2026-11-24-76, domain gatewayListFlags); no default: every writer sets them. */
+  buffer_over_half: boolean;
+  weak_signal: boolean;
 }
 
 /** 30 days of reports (purged by jobs/gateway-health-purge.server.ts). */

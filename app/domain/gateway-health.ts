@@ -8,9 +8,9 @@ import {
   HealthReportSchema,
 } from '../../gateway/protocol';
 import { ALERT_CODES } from './alert-codes';
-import { MISSING_SIGNAL_IN_LISTS, type SignalLevel, signalLevel } from './levels';
+import { MISSING_SIGNAL_IN_LISTS, SIGNAL_BARS, type SignalLevel, signalLevel } from './levels';
 
-export { HealthReportSchema };
+export { HEALTH_BUFFER_ALARM_RATIO, HealthReportSchema };
 export type CheckedHealthReport = z.output<typeof HealthReportSchema>;
 
 /** The buffer alarm recovers once the fill is back under this (hysteresis: a buffer hovering at 80 % does not flap). */
@@ -113,9 +113,21 @@ export const GatewayListQuerySchema = z.object({
 });
 export type GatewayListQuery = z.output<typeof GatewayListQuerySchema>;
 
-/** Filters: over 50 % full, and weak signal (weak or none, missing included: the icon shows ≤ 1 bar). */
+/** The list's "buffer over 50 %" filter, and the bar's amber from there on. */
 export const BUFFER_FILTER_RATIO = 0.5;
-export const WEAK_SIGNAL_BELOW = -85;
+
+export const isBufferOverHalf = (depth: number, capacity: number) => bufferFill(depth, capacity) > BUFFER_FILTER_RATIO;
+
+/** The list's "weak signal" filter: the LTE icon shows one bar or none (below −85 dBm, or unknown). */
+export const isWeakSignal = (rssi: number | null) => SIGNAL_BARS[lteLevel(rssi)] <= 1;
+
+/**
+ * The ゲートウェイ一覧's filter facts of a report, stored with it as the latest (indexed: each
+ * filter and each combination is an index lookup, docs/decisions/165) and drawn by the list.
+ */
+export function gatewayListFlags(report: { buffer_depth: number; buffer_capacity: number; lte_rssi: number | null }) {
+  return { buffer_over_half: isBufferOverHalf(report.buffer_depth, report.buffer_capacity), weak_signal: isWeakSignal(report.lte_rssi) };
+}
 
 export const BLE_ADAPTER_LABELS: Record<string, string> = { on: '稼働中', off: '停止', simulated: 'シミュレーション', unknown: '不明' };
 

@@ -1,20 +1,20 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import {
-  BUFFER_FILTER_RATIO,
   type CheckedHealthReport,
   GATEWAY_LIST_PAGE_SIZE,
   type GatewayHealthView,
   type GatewayListQuery,
   type HealthAlarmState,
-  WEAK_SIGNAL_BELOW,
+  gatewayListFlags,
+  isWeakSignal,
 } from '~/domain/gateway-health';
 import { parseCompact } from '~/domain/japan-time';
 import { storeVisibleTo } from './stores.server';
 import type { Viewer } from './users.server';
 
-// The gateway health tables (migration 2026-11-24-50): the latest report per store with the state
-// of its two alarms, 30 days of history, and the ゲートウェイ一覧 query.
+// The gateway health tables (migrations 2026-11-24-50 and -76): the latest report per store with
+// the state of its two alarms and the list's filter facts, 30 days of history, and the ゲートウェイ一覧 query.
 
 /** The alarm state kept with the latest report, under the caller's store lock. */
 export async function getHealthAlarmState(trx: Db, storeId: string): Promise<HealthAlarmState | null> {
@@ -44,7 +44,7 @@ export async function saveHealthReport(trx: Db, storeId: string, report: Checked
     lte_rssi: report.lte_rssi === null ? null : Math.round(report.lte_rssi),
     dropped_total: report.dropped_total,
   };
-  const latest = { ...columns, buffer_alarm: alarms.bufferAlarm, loss_alarm: alarms.lossAlarm };
+  const latest = { ...columns, ...gatewayListFlags(columns), buffer_alarm: alarms.bufferAlarm, loss_alarm: alarms.lossAlarm };
   await trx
     .insertInto('gateway_health')
     .values(latest)
@@ -54,11 +54,34 @@ export async function saveHealthReport(trx: Db, storeId: string, report: Checked
   await trx.updateTable('stores').set({ receive_sensitivity: columns.lte_rssi }).where('store_id', '=', storeId).execute();
 }
 
+/**
+ * Recomputes every latest report's list flags, for reports written in bulk by SQL (the demo seed,
+ * the bench) rather than by saveHealthReport: the rule stays in gatewayListFlags alone.
+ */
+export async function refreshGatewayListFlags(db: Db): Promise<void> {
+  const rows = await db.selectFrom('gateway_health').select(['store_id', 'buffer_depth', 'buffer_capacity', 'lte_rssi']).execute();
+  const flags = rows.map(gatewayListFlags);
+  await sql`
+    update gateway_health h set buffer_over_half = f.buffer_over_half, weak_signal = f.weak_signal
+    from unnest(${rows.map((row) => row.store_id)}::text[], ${flags.map((f) => f.buffer_over_half)}::boolean[], ${flags.map((f) => f.weak_signal)}::boolean[])
+      as f(store_id, buffer_over_half, weak_signal)
+    where h.store_id = f.store_id and (h.buffer_over_half, h.weak_signal) is distinct from (f.buffer_over_half, f.weak_signal)
+  `.execute(db);
+}
+
 /** Deletes history older than `before`; how many rows went. */
 export async function purgeHealthHistory(db: Db, before: Date): Promise<number> {
   const result = await db.deleteFrom('gateway_health_history').where('received_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+// Last contact: the later of a reading batch and a health report.
+const LAST_CONTACT = sql<Date | null>`greatest(stores.last_gateway_contact_at, h.received_at)`;
+// Offline: the gateway-down flag, or never heard from (no batch and no report). Written so that
+// stores_gateway_offline (gateway_down or no batch) serves it as a filter.
+const OFFLINE = sql<SqlBool>`(stores.gateway_down or (stores.last_gateway_contact_at is null and h.store_id is null))`;
+// A store without a report has an unknown signal, which counts as the rule says for null.
+const WEAK_SIGNAL = sql<SqlBool>`coalesce(h.weak_signal, ${sql.lit(isWeakSignal(null))})`;
 
 function healthColumns() {
   return [
@@ -66,9 +89,8 @@ function healthColumns() {
     'stores.store_no',
     'stores.store_name',
     'stores.gateway_info',
-    // Last contact: the latest of a reading batch and a health report.
-    sql<Date | null>`greatest(stores.last_gateway_contact_at, h.received_at)`.as('last_contact_at'),
-    sql<boolean>`(stores.gateway_down or greatest(stores.last_gateway_contact_at, h.received_at) is null)`.as('offline'),
+    LAST_CONTACT.as('last_contact_at'),
+    OFFLINE.as('offline'),
     'h.reported_at',
     'h.version',
     'h.uptime_seconds',
@@ -130,7 +152,7 @@ export async function getStoreGatewayHealth(db: Db, viewer: Viewer, storeId: str
 const SORT_EXPRESSIONS = {
   store_no: sql`stores.store_no`,
   store_name: sql`stores.store_name`,
-  last_contact: sql`greatest(stores.last_gateway_contact_at, h.received_at)`,
+  last_contact: LAST_CONTACT,
   version: sql`h.version`,
   buffer: sql`(h.buffer_depth::float8 / nullif(h.buffer_capacity, 0))`,
   oldest_unsent: sql`h.oldest_unsent_at`,
@@ -147,9 +169,9 @@ export async function listGateways(db: Db, viewer: Viewer, query: GatewayListQue
     .leftJoin('gateway_health as h', 'h.store_id', 'stores.store_id')
     .where('stores.gateway_info', 'is not', null)
     .where(storeVisibleTo(viewer))
-    .$if(query.offline, (qb) => qb.where(sql<SqlBool>`(stores.gateway_down or greatest(stores.last_gateway_contact_at, h.received_at) is null)`))
-    .$if(query.buffer, (qb) => qb.where(sql<SqlBool>`h.buffer_depth > h.buffer_capacity * ${BUFFER_FILTER_RATIO}::float8`))
-    .$if(query.weak, (qb) => qb.where(sql<SqlBool>`(h.lte_rssi is null or h.lte_rssi < ${WEAK_SIGNAL_BELOW})`));
+    .$if(query.offline, (qb) => qb.where(OFFLINE))
+    .$if(query.buffer, (qb) => qb.where('h.buffer_over_half', '=', true))
+    .$if(query.weak, (qb) => qb.where(WEAK_SIGNAL));
   const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
   // store_no and store_name are never null: a plain order lets the unique index serve it.
   const order = query.sort === 'store_no' || query.sort === 'store_name' ? sql`${SORT_EXPRESSIONS[query.sort]} ${direction}` : sql`${SORT_EXPRESSIONS[query.sort]} ${direction} nulls last`;

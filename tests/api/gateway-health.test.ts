@@ -1,7 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { toCompactDateTime } from '~/domain/japan-time';
+import { GatewayListQuerySchema } from '~/domain/gateway-health';
 import { gatewayHealthPurgeJob } from '~/jobs/gateway-health-purge.server';
+import { listGateways } from '~/models/gateway-health.server';
+import type { Viewer } from '~/models/users.server';
 import { action as healthAction } from '~/routes/on-reco+/v1.gateway.health';
 import { action as pairAction } from '~/routes/on-reco+/v1.gateway.pair';
 import { action as readingsAction } from '~/routes/on-reco+/v1.gateway.readings';
@@ -106,6 +109,33 @@ describe('POST /on-reco/v1/gateway/health', () => {
     // A nearly full disk raises the same alarm.
     await send({ buffer_depth: 0, dropped_total: 37, disk_free_bytes: 50_000_000 });
     expect((await history('H001')).filter((row) => row.alert_id === 'OE00000006')).toHaveLength(2);
+  });
+
+  it('keeps the list\'s filter flags with the latest report: a report that drains the buffer clears "over 50 %"', async () => {
+    const token = await pairedStore('H001');
+    const send = async (extra: object) => expect((await call(healthAction, postHealth(token, report(extra)))).status).toBe(200);
+    const flags = async () => db.selectFrom('gateway_health').select(['buffer_over_half', 'weak_signal']).where('store_id', '=', 'H001').executeTakeFirstOrThrow();
+    const admin: Viewer = { userId: 1, loginId: 'admin', userName: '管理者', authority: 1, language: 'JP', mailaddress1: null };
+    const listed = async (filters: Record<string, string>) => (await listGateways(db, admin, GatewayListQuerySchema.parse(filters))).gateways.map((g) => g.store_id);
+    await send({ buffer_depth: 600, lte_rssi: -88 });
+    expect(await flags()).toEqual({ buffer_over_half: true, weak_signal: true });
+    expect(await listed({ buffer: '1', weak: '1' })).toEqual(['H001']);
+    await send({ buffer_depth: 120, lte_rssi: -88 });
+    expect(await flags()).toEqual({ buffer_over_half: false, weak_signal: true });
+    expect(await listed({ buffer: '1' })).toEqual([]);
+    expect(await listed({ weak: '1' })).toEqual(['H001']);
+    // The flag follows the stored (rounded) RSSI, as the icon draws it: −85.4 is stored as −85, two bars.
+    await send({ buffer_depth: 120, lte_rssi: -85.4 });
+    expect(await flags()).toEqual({ buffer_over_half: false, weak_signal: false });
+    await send({ buffer_depth: 120, lte_rssi: null });
+    expect(await flags()).toEqual({ buffer_over_half: false, weak_signal: true });
+    // A paired gateway that never reported: unknown signal (weak) and never heard from (offline);
+    // a gateway-down store is offline whatever its report says.
+    await pairedStore('H002');
+    await db.updateTable('stores').set({ gateway_down: true }).where('store_id', '=', 'H001').execute();
+    expect((await listed({ weak: '1' })).sort()).toEqual(['H001', 'H002']);
+    expect((await listed({ offline: '1' })).sort()).toEqual(['H001', 'H002']);
+    expect(await listed({ offline: '1', buffer: '1', weak: '1' })).toEqual([]);
   });
 
   it('takes the report beside a readings batch; a bad one costs nothing but itself', async () => {

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../../app/db/db.server';
+import { gatewayListFlags } from '../../app/domain/gateway-health';
 import { allowFailedLoads, launchBrowser, login, newPage, screenshot } from '../support/browser';
 
 // The gateway list (/gateways) and the store management health card (issue 16), on stores of our
@@ -30,13 +31,15 @@ beforeAll(async () => {
       .execute();
     const capacity = 2_000_000;
     const depth = i === 0 ? 1_700_000 : i % 5 === 1 ? 1_150_000 + i * 1000 : i * 37;
+    const rssi = i % 6 === 2 ? null : -60 - i * 2;
     await db
       .insertInto('gateway_health')
       .values({
         store_id: storeId, reported_at: minutesAgo(offline ? 240 : 2), received_at: minutesAgo(offline ? 240 : 2), version: i % 4 === 0 ? '0.1.9' : '0.2.0',
         uptime_seconds: 86_400 * 3 + i * 3600, buffer_depth: depth, buffer_capacity: capacity, oldest_unsent_at: depth > 1000 ? minutesAgo(600 + i) : minutesAgo(1),
         disk_free_bytes: 12_800_000_000 - i * 100_000_000, disk_total_bytes: 31_900_000_000, ble_adapter: i === 6 ? 'off' : 'on', sensors_heard: 20 - (i % 3),
-        lte_rssi: i % 6 === 2 ? null : -60 - i * 2, dropped_total: 0, buffer_alarm: depth >= capacity * 0.8,
+        lte_rssi: rssi, dropped_total: 0, buffer_alarm: depth >= capacity * 0.8,
+        ...gatewayListFlags({ buffer_depth: depth, buffer_capacity: capacity, lte_rssi: rssi }),
       })
       .execute();
   }

@@ -1,5 +1,5 @@
 import { GatewayIcon, SignalIcon } from '~/components/icons';
-import { BLE_ADAPTER_LABELS, type GatewayHealthView, bufferFill, formatBytes, formatUptime, lteLevel } from '~/domain/gateway-health';
+import { BLE_ADAPTER_LABELS, type GatewayHealthView, HEALTH_BUFFER_ALARM_RATIO, bufferFill, formatBytes, formatUptime, isBufferOverHalf, lteLevel } from '~/domain/gateway-health';
 import { formatDateTime } from '~/domain/japan-time';
 import { SIGNAL_LABELS } from '~/domain/levels';
 
@@ -10,7 +10,8 @@ export function BufferGauge({ depth, capacity }: { depth: number | null; capacit
   if (depth === null || capacity === null) return <span className="text-slate-400">--</span>;
   const fill = bufferFill(depth, capacity);
   const percent = Math.round(fill * 100);
-  const tone = fill >= 0.8 ? 'bg-red-500' : fill > 0.5 ? 'bg-amber-500' : 'bg-emerald-500';
+  // Amber exactly where the list's "buffer over 50 %" filter starts, red at the alarm.
+  const tone = fill >= HEALTH_BUFFER_ALARM_RATIO ? 'bg-red-500' : isBufferOverHalf(depth, capacity) ? 'bg-amber-500' : 'bg-emerald-500';
   return (
     <span className="flex items-center gap-2">
       <span className="h-2 w-16 shrink-0 overflow-hidden rounded bg-slate-200" aria-hidden>
