@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { END_CHOICES, START_CHOICES, type DayRange, checkRange, hourMinute, pickedOfEnd } from '~/domain/alert-stop-editor';
-import { useModalKeys } from './use-modal-keys';
+import { useModalKeys } from '~/components/use-modal-keys';
 
 export const TIME_ORDER_MESSAGE = '開始時刻は終了時刻より前にしてください';
 

@@ -36,7 +36,8 @@ export default function AppLayout() {
   return (
     <div className="flex min-h-screen flex-col">
       <Header viewer={viewer} permissions={permissions} showDashboardLink={!hideDashboardLink} />
-      <div className="flex flex-1 flex-col">
+      {/* From 640 px the fixed footer (h-6) sits over this padding, never over content. */}
+      <div className="flex flex-1 flex-col sm:pb-6">
         <Outlet />
       </div>
       <Footer />

@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigate, useNavigation, useSearchParams } from '@remix-run/react';
-import { ListSection, Page } from '~/components/page-kit';
+import { ListSection, Page, useStackedTable } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
 import { getDb } from '~/db/db.server';
 import { ja } from '~/domain/texts/ja';
@@ -47,6 +47,7 @@ const mailsOf = (user: { mailaddress1: string | null; mailaddress2: string | nul
   [user.mailaddress1, user.mailaddress2, user.mailaddress3].filter((mail): mail is string => !!mail);
 
 export default function UserMasterPage() {
+  const stack = useStackedTable();
   const { all_count, users, page, pageSize, groups, confirming, deleteFailed } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -120,7 +121,7 @@ export default function UserMasterPage() {
       </Form>
       <ListSection total={all_count} page={page} pageSize={pageSize} message={users.length === 0 ? ja.noSearchResults : null} label="ユーザー一覧">
         <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
+          <table ref={stack} className="table-stack w-full text-left text-sm">
             <thead className="bg-slate-50 text-xs text-slate-500">
               <tr>
                 <th className="px-4 py-2 font-medium">ユーザー名 / ID</th>
