@@ -67,7 +67,7 @@ export function HistoryTable({ rows }: { rows: AlertHistoryRowView[] }) {
                   {row.stoppable && (
                     <Link
                       to={searchWith(searchParams, { stop: String(row.id) })}
-                      className="btn-secondary px-3 py-1 text-xs text-red-700"
+                      className="btn-secondary px-3 py-1 text-xs text-red-700 max-sm:min-h-11 max-sm:px-5"
                       role="button"
                       preventScrollReset
                       onClick={(event) => event.stopPropagation()}
