@@ -70,7 +70,8 @@ export function Header({ viewer, permissions, showDashboardLink }: { viewer: Hea
   );
 }
 
-function MenuLinks({ links }: { links: readonly Pick<MenuLink, 'key' | 'label' | 'to'>[] }) {
+/** A menu's links as a list; `children`: more items (<li>) at its end. */
+function MenuLinks({ links, children }: { links: readonly Pick<MenuLink, 'key' | 'label' | 'to'>[]; children?: React.ReactNode }) {
   return (
     <ul>
       {links.map((link) => (
@@ -80,6 +81,7 @@ function MenuLinks({ links }: { links: readonly Pick<MenuLink, 'key' | 'label' |
           </Link>
         </li>
       ))}
+      {children}
     </ul>
   );
 }
@@ -130,14 +132,7 @@ function AccountLinks({ viewer, links }: { viewer: HeaderViewer; links: readonly
         <p className="font-semibold text-slate-800">{viewer.userName} 様</p>
         <p className="text-xs text-slate-500">{viewer.mailaddress1 ?? '--'}</p>
       </div>
-      <ul>
-        {links.map((link) => (
-          <li key={link.key}>
-            <Link to={link.to} className="menu-item">
-              {link.label}
-            </Link>
-          </li>
-        ))}
+      <MenuLinks links={links}>
         <li>
           <a href={appUrl.manuals} target="_blank" rel="noopener noreferrer" className="menu-item">
             利用規約・マニュアル
@@ -155,7 +150,7 @@ function AccountLinks({ viewer, links }: { viewer: HeaderViewer; links: readonly
             </button>
           </Form>
         </li>
-      </ul>
+      </MenuLinks>
     </>
   );
 }
