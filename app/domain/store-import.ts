@@ -52,44 +52,78 @@ function readSensors(storeId: string, sensors: readonly Record<string, unknown>[
 
 const UsergroupNameSchema = dbText({ invalid_type_error: STORE_MESSAGES.choose }).trim().min(1, STORE_MESSAGES.choose).max(USERGROUP_NAME_MAX, maxLength(USERGROUP_NAME_MAX));
 
-/** One store of an import: the store save's entity, its user groups by id or by name, and its sensors. */
-const ImportStoreSchema = StoreFieldsSchema.omit({ usergroup: true })
+/** The store fields of an import: the store save's entity, its user groups by id or by name. */
+const ImportStoreFieldsSchema = StoreFieldsSchema.omit({ usergroup: true })
   .extend({
     usergroup: z.array(UsergroupIdSchema, { invalid_type_error: STORE_MESSAGES.choose }).max(USERGROUPS_MAX, `ユーザーグループは${USERGROUPS_MAX}件までです`).default([]),
     usergroup_names: z.array(UsergroupNameSchema, { invalid_type_error: STORE_MESSAGES.choose }).max(USERGROUPS_MAX, `ユーザーグループは${USERGROUPS_MAX}件までです`).default([]),
-    sensors: SensorEntriesSchema.default([]),
   })
-  .superRefine(checkStorePeriod)
-  .transform((entry, ctx) => {
-    if (entry.usergroup.length + entry.usergroup_names.length === 0) addAt(ctx, ['usergroup_names'], STORE_MESSAGES.choose);
-    const { sensors, usergroup_names, ...store } = entry;
-    return { store: { ...store, usergroup: [...new Set(store.usergroup)] } as StoreSaveInput, usergroup_names: [...new Set(usergroup_names)], sensors: readSensors(store.store_id, sensors, ctx, ['sensors']) };
-  });
+  .superRefine(checkStorePeriod);
 
-export type ImportStore = z.output<typeof ImportStoreSchema>;
+export interface ImportStore {
+  store: StoreSaveInput;
+  usergroup_names: string[];
+  sensors: SensorSave[];
+}
+
+const issuesAt = (ctx: z.RefinementCtx, at: (string | number)[], error: z.ZodError) => {
+  for (const issue of error.issues) addAt(ctx, [...at, ...issue.path], issue.message);
+};
+
+/**
+ * One store of an import with its sensors. The store and each sensor are read apart, so a bad
+ * store field does not hide its sensors' errors: a file is told all that is wrong at once.
+ */
+function readStore(raw: unknown, ctx: z.RefinementCtx, at: (string | number)[]): ImportStore | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    addAt(ctx, at, 'a store is an object');
+    return null;
+  }
+  const { sensors: rawSensors = [], ...fields } = raw as Record<string, unknown>;
+  const store = ImportStoreFieldsSchema.safeParse(fields);
+  const entries = SensorEntriesSchema.safeParse(rawSensors);
+  if (!store.success) issuesAt(ctx, at, store.error);
+  if (!entries.success) issuesAt(ctx, [...at, 'sensors'], entries.error);
+  const storeId = typeof fields.store_id === 'string' ? fields.store_id.trim() : '';
+  const sensors = entries.success ? readSensors(storeId, entries.data, ctx, [...at, 'sensors']) : [];
+  if (!store.success) return null;
+  const { usergroup_names, ...entity } = store.data;
+  if (entity.usergroup.length + usergroup_names.length === 0) addAt(ctx, [...at, 'usergroup_names'], STORE_MESSAGES.choose);
+  return { store: { ...entity, usergroup: [...new Set(entity.usergroup)] }, usergroup_names: [...new Set(usergroup_names)], sensors };
+}
 
 const DryRunSchema = z.boolean({ invalid_type_error: 'dry_run is true or false' }).default(false);
 
 /** The store fields no two stores may share (001 §8): one of a file is refused at its second store too. */
 const UNIQUE_IN_FILE = ['store_id', 'store_no', 'store_name', 'gateway_info'] as const;
 
+/** A value of a unique field as the store save compares it (trimmed), or null for none. */
+function uniqueValue(raw: unknown, field: string): string | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const value = (raw as Record<string, unknown>)[field];
+  const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+  return text === '' ? null : text;
+}
+
 /** POST /v1/stores/import. */
 export const StoreImportRequestSchema = z
   .object({
     dry_run: DryRunSchema,
-    stores: z.array(ImportStoreSchema, { required_error: 'stores is required', invalid_type_error: 'stores is a list of stores' }).min(1, 'stores is empty').max(IMPORT_MAX_STORES, `at most ${IMPORT_MAX_STORES} stores an import`),
+    stores: z.array(z.unknown(), { required_error: 'stores is required', invalid_type_error: 'stores is a list of stores' }).min(1, 'stores is empty').max(IMPORT_MAX_STORES, `at most ${IMPORT_MAX_STORES} stores an import`),
   })
-  .superRefine((request, ctx) => {
-    if (request.stores.reduce((sum, entry) => sum + entry.sensors.length, 0) > IMPORT_MAX_SENSORS) addAt(ctx, ['stores'], IMPORT_MESSAGES.tooManySensors);
+  .transform((request, ctx) => {
     for (const field of UNIQUE_IN_FILE) {
       const seen = new Set<string>();
-      request.stores.forEach((entry, index) => {
-        const value = entry.store[field];
+      request.stores.forEach((raw, index) => {
+        const value = uniqueValue(raw, field);
         if (value === null) return;
         if (seen.has(value)) addAt(ctx, ['stores', index, field], IMPORT_MESSAGES.repeated);
         seen.add(value);
       });
     }
+    const stores = request.stores.map((raw, index) => readStore(raw, ctx, ['stores', index]));
+    if (stores.reduce((sum, entry) => sum + (entry?.sensors.length ?? 0), 0) > IMPORT_MAX_SENSORS) addAt(ctx, ['stores'], IMPORT_MESSAGES.tooManySensors);
+    return { dry_run: request.dry_run, stores: stores.filter((entry): entry is ImportStore => entry !== null) };
   });
 
 export type StoreImportRequest = z.output<typeof StoreImportRequestSchema>;
