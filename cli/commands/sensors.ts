@@ -142,7 +142,7 @@ function importCommand(ctx: CliContext): Command {
     const { sensors, lines } = await sensorsOfFile(await readInputFile(ctx, file), file, storeId);
     await runImport(ctx, options, file, importEquipments, { dry_run: options.dryRun === true, store_id: storeId, sensors } as WireInput<typeof importEquipments>, sensorLines(lines));
   });
-  command.addHelpText('after', `\nColumns (docs/cli.md): ${SENSOR_COLUMNS.join(', ')} (and store_id, which must be the store's).\n`);
+  command.addHelpText('after', `\nColumns (docs/cli.md): ${SENSOR_COLUMNS.join(', ')} (and store_id, which must be the store's).`);
   return examples(command, 'onreco sensors import S0001 sensors.csv --dry-run', 'onreco sensors import S0001 sensors.csv');
 }
 

@@ -205,7 +205,7 @@ function importCommand(ctx: CliContext): Command {
     const { stores, lines } = await storesOfFile(await readInputFile(ctx, file), file);
     await runImport(ctx, options, file, importStores, { dry_run: options.dryRun === true, stores } as WireInput<typeof importStores>, lines);
   });
-  command.addHelpText('after', `\nColumns (docs/cli.md): ${STORE_COLUMNS.join(', ')}; per sensor ${SENSOR_COLUMNS.join(', ')}.\nA store's columns are read from its first row; usergroups are names, comma separated.\n`);
+  command.addHelpText('after', `\nColumns (docs/cli.md): ${STORE_COLUMNS.join(', ')}; per sensor ${SENSOR_COLUMNS.join(', ')}.\nA store's columns are read from its first row; usergroups are names, comma separated.`);
   return examples(command, 'onreco stores import kanto.csv --dry-run', 'onreco stores import kanto.csv --json > imported.json');
 }
 
