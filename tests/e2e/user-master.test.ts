@@ -54,7 +54,7 @@ describe('user master', () => {
     await page.getByLabel('ユーザー名検索').press('Enter');
     await page.getByText('該当する検索結果はありません').waitFor();
     await open(page, '/user/master');
-    await page.getByText('絞り込み').click();
+    await page.getByText('絞り込み').first().click();
     await page.getByLabel('メールアドレス').fill('kato');
     await page.getByLabel('メールアドレス').press('Enter');
     await page.waitForURL(/mailaddress=kato/);
