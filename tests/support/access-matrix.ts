@@ -569,6 +569,8 @@ export const CONSOLE_ROUTES: Readonly<Record<string, ConsoleRoute>> = {
   'resources/pdfjs.$.ts': { public: true, unscoped: true, params: { '*': 'build/pdf.min.mjs' } },
   'resources/sensor-today.ts': { query: ({ chain }) => ({ store_id: chain.store, equipment_id: chain.equipment }) },
   'resources/swagger-ui.$.ts': { public: true, unscoped: true, params: { '*': 'swagger-ui-bundle.js' } },
+  // The user group filters' options: scoped by the viewer's groups, not by a store.
+  'resources/usergroup-choices.ts': { permission: 'masterMenu', unscoped: true },
   'stores/store_infos.edit.tsx': {
     permission: 'storeManagement',
     form: ({ chain }) => ({
