@@ -96,7 +96,7 @@ async function prepareDatabase(url: string, demo: boolean): Promise<Date | null>
     if (demo && (await isDatabaseEmpty(db))) {
       const days = Number(process.env.ONRECO_DEMO_DAYS ?? 7);
       const started = Date.now();
-      const summary = await seedDemoChain(db, { days, password: process.env.ONRECO_DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD, now });
+      const summary = await seedDemoChain(db, { days, password: getEnv().ONRECO_DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD, now });
       log.info({ ...summary, seconds: (Date.now() - started) / 1000 }, 'demo chain seeded');
     }
     return demo ? await demoSeededAt(db) : null;
