@@ -166,6 +166,11 @@ export const RemovalRequestSchema = z.object({
 /** The same values as alert-engine's WORKING_STATE, kept here so the page's bundle does not pull in the engine. */
 const WORKING_STATE = { waitingForFirstCommunication: 0, operating: 1, removed: 2 } as const;
 
+/** A removed (撤去) store: its gateway stopped, its readings end where they were. */
+export function isRemovedStore(state: number | null): boolean {
+  return state === WORKING_STATE.removed;
+}
+
 /** 稼働情報なし (null), 初回通信待ち, 稼働中, 撤去. */
 export function workingStateLabel(state: number | null): string {
   return WORKING_STATE_LABELS[String(state)] ?? WORKING_STATE_LABELS.null;
