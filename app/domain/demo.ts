@@ -4,6 +4,15 @@
 // password change page (decision 179).
 export const DEMO_DEFAULT_PASSWORD = 'OnRecoDemo2026';
 
+/**
+ * Whether `npm start` seeds the demo chain (into an empty database) and runs its simulated
+ * gateways: ONRECO_DEMO when it is set, 1 or 0, whatever the database; unset, only with the
+ * embedded database. NODE_ENV plays no part.
+ */
+export function demoChainWanted(onrecoDemo: boolean | undefined, embeddedDatabase: boolean): boolean {
+  return onrecoDemo ?? embeddedDatabase;
+}
+
 export const DEMO_LOGINS = {
   admin: 1,
   maintenance: 10,

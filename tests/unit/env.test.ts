@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PASSWORD_RULE } from '~/domain/auth-schemas';
-import { DEMO_DEFAULT_PASSWORD } from '~/domain/demo';
+import { DEMO_DEFAULT_PASSWORD, demoChainWanted } from '~/domain/demo';
 import { parseEnv } from '~/env.server';
 
 // The environment a newcomer starts with (README "Environment"): mail links follow PORT unless
@@ -25,5 +25,14 @@ describe('the demo password', () => {
   it('refuses an ONRECO_DEMO_PASSWORD the rule would refuse', () => {
     expect(() => parseEnv({ ONRECO_DEMO_PASSWORD: 'short' })).toThrow(/ONRECO_DEMO_PASSWORD: 12 文字以上/);
     expect(parseEnv({ ONRECO_DEMO_PASSWORD: 'another_demo_pass' }).ONRECO_DEMO_PASSWORD).toBe('another_demo_pass');
+  });
+});
+
+describe('the demo chain', () => {
+  it('is decided by ONRECO_DEMO when set, else by the embedded database; never by NODE_ENV', () => {
+    expect(demoChainWanted(parseEnv({}).ONRECO_DEMO, true)).toBe(true);
+    expect(demoChainWanted(parseEnv({}).ONRECO_DEMO, false)).toBe(false);
+    expect(demoChainWanted(parseEnv({ ONRECO_DEMO: '1', NODE_ENV: 'production' }).ONRECO_DEMO, false)).toBe(true);
+    expect(demoChainWanted(parseEnv({ ONRECO_DEMO: '0' }).ONRECO_DEMO, true)).toBe(false);
   });
 });
