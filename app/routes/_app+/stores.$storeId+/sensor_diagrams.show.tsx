@@ -6,8 +6,7 @@ import { StaleDataMark } from '~/components/stale-data-mark';
 import { liveClientLoader, useLiveData } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import { can } from '~/domain/roles';
-import { getStoreDiagram, listDiagramSensors } from '~/models/diagrams.server';
-import { staleReadingsNow } from '~/services/silence.server';
+import { loadDiagramView } from '~/services/diagrams.server';
 import { requireStoreUser } from '~/http/access.server';
 import { storeUrl } from '~/domain/urls';
 
@@ -17,10 +16,8 @@ export const meta: MetaFunction = () => [{ title: 'センサ配置図 | On-Reco'
 // temperatures (000 §2), refreshed every 60 s and on each change event of the store.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { viewer, storeId } = await requireStoreUser(request, params);
-  const db = getDb();
-  const [diagram, sensors] = await Promise.all([getStoreDiagram(db, viewer, storeId), listDiagramSensors(db, viewer, storeId)]);
-  const shown = diagram ? sensors : [];
-  return json({ storeId, diagram, sensors: shown, stale: staleReadingsNow(shown.map((sensor) => [sensor.equipmentId, sensor.measuredAt])), canEdit: can(viewer.authority, 'editDiagram') });
+  const view = await loadDiagramView(getDb(), viewer, storeId);
+  return json({ storeId, ...view, canEdit: can(viewer.authority, 'editDiagram') });
 }
 
 export const clientLoader = liveClientLoader;
