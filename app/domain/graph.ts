@@ -53,6 +53,8 @@ export const GRAPH_TEXTS = {
   show: '表示',
   needsScript: 'グラフの表示にはJavaScriptを有効にしてください',
   chartName: (period: string) => `温度グラフ ${period}`,
+  /** The limits in the chart's summary (the legend's 上限・下限 names the drawn lines). */
+  limitsSpoken: '警報の上下限',
 } as const;
 
 /**
@@ -538,6 +540,6 @@ export function chartSummary(sensors: readonly { name: string; values: readonly 
     if (measured.length === 0) return `${sensor.name}: ${GRAPH_TEXTS.noData}`;
     return `${sensor.name}: 最低 ${formatDegrees(Math.min(...measured))}、最高 ${formatDegrees(Math.max(...measured))}、最後 ${formatDegrees(measured[measured.length - 1])}`;
   });
-  if (limits.length > 0) lines.push(`${GRAPH_TEXTS.limits}: ${limits.map(formatDegrees).join('、')}`);
+  if (limits.length > 0) lines.push(`${GRAPH_TEXTS.limitsSpoken}: ${limits.map(formatDegrees).join('、')}`);
   return lines.join('。');
 }

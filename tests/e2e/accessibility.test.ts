@@ -137,3 +137,20 @@ describe('axe-core: no serious or critical violation', () => {
     it(`as a store user, ${viewport}`, async () => expectClean(await audit('storeuser', viewport, PAGES.storeuser[viewport])), 60_000);
   }
 });
+
+describe('skip link', () => {
+  it('is the first Tab stop and moves focus past the header to the page', async () => {
+    const page = await newPage(browser);
+    await login(page, 'storeuser');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: '本文へ移動' });
+    await expect(skip.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
+    await expect(skip.isVisible()).resolves.toBe(true);
+    await page.keyboard.press('Enter');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('main-content');
+    // The next Tab lands inside the page, not on the header's menus.
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => Boolean(document.activeElement?.closest('#main-content')))).resolves.toBe(true);
+    await page.context().close();
+  });
+});

@@ -262,7 +262,7 @@ describe('the chart in words (issue 11)', () => {
       { name: '冷蔵ケースA', values: [4.2, null, 3.1, 6.8, 5.0, null] },
       { name: '冷凍庫', values: [null, null] },
     ];
-    expect(chartSummary(sensors, [0, 10])).toBe('冷蔵ケースA: 最低 3.1℃、最高 6.8℃、最後 5.0℃。冷凍庫: この期間の計測データはありません。上限・下限: 0.0℃、10.0℃');
+    expect(chartSummary(sensors, [0, 10])).toBe('冷蔵ケースA: 最低 3.1℃、最高 6.8℃、最後 5.0℃。冷凍庫: この期間の計測データはありません。警報の上下限: 0.0℃、10.0℃');
   });
 
   it('says when no sensor is shown', () => {
