@@ -1,7 +1,7 @@
 import { useRouteLoaderData } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { WorkingStateBadge } from '~/components/store-management/working-state-badge';
-import { isRemovedStore } from '~/domain/store-schemas';
+import { isRemovedStore } from '~/domain/working-state';
 
 /** The store layout route, whose loader gives every store page its store. */
 export const STORE_LAYOUT_ROUTE = 'routes/_app+/stores.$storeId+/_layout';
