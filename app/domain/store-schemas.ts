@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bodyNumber, dbText, INT4_MAX } from './input-schemas';
 import { parseCompact } from './japan-time';
-import { WORKING_STATE_LABELS } from './store-list';
+import { WORKING_STATE } from './working-state';
 
 // The store master and the store management page (000 §2 Store management, §4, §7;
 // 001 §3, §5, §8): the store save of POST /v1/stores (create and update), gateway exchange,
@@ -169,13 +169,7 @@ export const RemovalRequestSchema = z.object({
 
 // ---- working state rules (000 §4) ----
 
-/** The same values as alert-engine's WORKING_STATE, kept here so the page's bundle does not pull in the engine. */
-const WORKING_STATE = { waitingForFirstCommunication: 0, operating: 1, removed: 2 } as const;
 
-/** 稼働情報なし (null), 初回通信待ち, 稼働中, 撤去. */
-export function workingStateLabel(state: number | null): string {
-  return WORKING_STATE_LABELS[String(state)] ?? WORKING_STATE_LABELS.null;
-}
 
 /** Gateway exchange is allowed while operating or removed. */
 export function canExchangeGateway(state: number | null): boolean {
