@@ -8,7 +8,7 @@ const alias = { '~': path.resolve(__dirname, 'app') };
 // start processes of their own (npm start, the worker, the gateway, the CLI, mail, crashes).
 // A new file joins the screens unless it is named here.
 const E2E_SYSTEM = [
-  'alert-mail', 'api-docs', 'cli', 'foundation', 'gateway-console', 'gateway-health-mail', 'ingest-crash',
+  'alert-mail', 'api-docs', 'cli', 'cli-import', 'foundation', 'gateway-console', 'gateway-health-mail', 'ingest-crash',
   'live-outage', 'live-updates', 'npm-start', 'report-worker',
 ].map((name) => `tests/e2e/${name}.test.ts`);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PASSWORD_MESSAGES, PASSWORD_RULE } from './domain/auth-schemas';
 
 // Environment variables, parsed once at start by one schema.
 const flag = z.enum(['0', '1']).transform((value) => value === '1');
@@ -11,28 +12,33 @@ const EnvSchema = z.object({
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('On-Reco <no-reply@on-reco.local>'),
   ONRECO_OUTBOX_DIR: z.string().default('.data/outbox'),
-  ONRECO_PUBLIC_URL: z.string().url().default('http://localhost:3000'),
+  // Unset: the console's own address (http://localhost:PORT), so mail links follow PORT.
+  ONRECO_PUBLIC_URL: z.string().url().optional(),
   ONRECO_DEMO: flag.optional(),
   ONRECO_DEMO_DAYS: z.coerce.number().int().min(0).max(400).default(7),
-  ONRECO_DEMO_PASSWORD: z.string().min(1).optional(),
+  // The demo logins must be able to change to, and keep, a password the product accepts.
+  ONRECO_DEMO_PASSWORD: z.string().regex(PASSWORD_RULE, PASSWORD_MESSAGES.rule).optional(),
   ONRECO_SIMULATOR: flag.default('1'),
   ONRECO_NO_COMMUNICATION_MINUTES: z.coerce.number().int().min(1).default(60),
   ONRECO_TOKEN_HOURS: z.coerce.number().positive().default(12),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+}).transform(({ ONRECO_PUBLIC_URL, ...env }) => ({ ...env, ONRECO_PUBLIC_URL: ONRECO_PUBLIC_URL ?? `http://localhost:${env.PORT}` }));
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** The environment `source` describes, or an error naming every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const fields = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid environment: ${fields}`);
+  }
+  return result.data;
+}
 
 let parsed: Env | undefined;
 
 export function getEnv(): Env {
-  if (!parsed) {
-    const result = EnvSchema.safeParse(process.env);
-    if (!result.success) {
-      const fields = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-      throw new Error(`Invalid environment: ${fields}`);
-    }
-    parsed = result.data;
-  }
+  parsed ??= parseEnv(process.env);
   return parsed;
 }

@@ -6,6 +6,8 @@ import path from 'node:path';
 
 export interface CliContext {
   stdout: (text: string) => void;
+  /** Bytes as they are (a report file written to stdout with `--out -`). */
+  stdoutBytes: (data: Uint8Array) => void;
   stderr: (text: string) => void;
   /** The whole of standard input (`--password-stdin`, `--file -`). */
   readStdin: () => Promise<string>;
@@ -30,6 +32,7 @@ export function configDirOf(env: Readonly<Record<string, string | undefined>>): 
 export function processContext(): CliContext {
   return {
     stdout: (text) => process.stdout.write(text),
+    stdoutBytes: (data) => process.stdout.write(data),
     stderr: (text) => process.stderr.write(text),
     readStdin: async () => {
       const chunks: Buffer[] = [];

@@ -13,6 +13,7 @@ import * as haccpSignoffs from './2026-11-24-41-haccp-signoffs';
 import * as gatewayHealth from './2026-11-24-50-gateway-health';
 import * as auditCheckpoint from './2026-11-24-62-audit-checkpoint';
 import * as usersLiveIndex from './2026-11-24-63-users-live-index';
+import * as groupMembersIndex from './2026-11-24-73-group-members-index';
 import * as gatewayListFlags from './2026-11-24-76-gateway-list-flags';
 
 // Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -32,5 +33,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-50-gateway-health': gatewayHealth,
   '2026-11-24-62-audit-checkpoint': auditCheckpoint,
   '2026-11-24-63-users-live-index': usersLiveIndex,
+  '2026-11-24-73-group-members-index': groupMembersIndex,
   '2026-11-24-76-gateway-list-flags': gatewayListFlags,
 };

@@ -9,7 +9,7 @@ import { createDb } from '../app/db/db.server';
 import { type EmbeddedDatabase, startEmbeddedPostgres, takeOverStopSignals } from '../app/db/embedded-postgres.server';
 import { migrateToLatest } from '../app/db/migrate.server';
 import { ensureMeasurementPartitions } from '../app/models/measurement-partitions.server';
-import { DEMO_DEFAULT_PASSWORD } from '../app/domain/demo';
+import { DEMO_DEFAULT_PASSWORD, demoChainWanted } from '../app/domain/demo';
 import { getEnv } from '../app/env.server';
 import { isDatabaseEmpty, seedDemoChain } from '../app/demo/seed.server';
 import { demoSeededAt } from '../app/demo/simulator.server';
@@ -61,7 +61,7 @@ async function main() {
   process.on('SIGTERM', () => void stop(0, 'SIGTERM'));
   process.on('SIGHUP', () => void stop(0, 'SIGTERM'));
 
-  const seededAt = await prepareDatabase(process.env.DATABASE_URL, embedded !== undefined || process.env.ONRECO_DEMO === '1');
+  const seededAt = await prepareDatabase(process.env.DATABASE_URL, demoChainWanted(getEnv().ONRECO_DEMO, embedded !== undefined));
   if (!dev) buildIfNeeded();
   const web = dev
     ? spawn('npx', ['remix', 'dev'], { stdio: 'inherit' })
@@ -96,7 +96,7 @@ async function prepareDatabase(url: string, demo: boolean): Promise<Date | null>
     if (demo && (await isDatabaseEmpty(db))) {
       const days = Number(process.env.ONRECO_DEMO_DAYS ?? 7);
       const started = Date.now();
-      const summary = await seedDemoChain(db, { days, password: process.env.ONRECO_DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD, now });
+      const summary = await seedDemoChain(db, { days, password: getEnv().ONRECO_DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD, now });
       log.info({ ...summary, seconds: (Date.now() - started) / 1000 }, 'demo chain seeded');
     }
     return demo ? await demoSeededAt(db) : null;

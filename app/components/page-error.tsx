@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, useRevalidator, useRouteError } from '@remix-run/react';
-import { StorePage } from '~/components/page-kit';
+import { StorePage } from '~/components/page-kit/store-page';
 import { ja } from '~/domain/texts/ja';
 
 /**

@@ -1,7 +1,11 @@
 import { Link, useSearchParams } from '@remix-run/react';
+import { ja } from '~/domain/texts/ja';
 
-/** Page links that keep the current search: «  ‹  1 2 3 …  ›  ». */
-export function Pagination({ page, pageCount, param = 'page_no' }: { page: number; pageCount: number; param?: string }) {
+/**
+ * Page links that keep the current search: «  ‹  1 2 3 …  ›  ». `label` names the landmark; a
+ * page that shows two (above and below a list) gives each its own name.
+ */
+export function Pagination({ page, pageCount, param = 'page_no', label = ja.pagination.label }: { page: number; pageCount: number; param?: string; label?: string }) {
   const [searchParams] = useSearchParams();
   if (pageCount <= 1) return null;
   const href = (target: number) => {
@@ -22,7 +26,7 @@ export function Pagination({ page, pageCount, param = 'page_no' }: { page: numbe
       </Link>
     );
   return (
-    <nav className="flex flex-wrap items-center justify-end gap-1" aria-label="ページ">
+    <nav className="flex flex-wrap items-center justify-end gap-1" aria-label={label}>
       {step(1, '最初のページ', '«', false)}
       {step(page - 1, '前のページ', '‹')}
       {pages.map((target) =>

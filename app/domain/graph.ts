@@ -5,7 +5,7 @@
 // graph-schemas.ts). Decisions: docs/decisions/030-graphs.md.
 import { type AlertStopSchedule, isInAlertStop } from './alert-stop-schedule';
 import { csvDownloadHeaders, csvText } from './csv';
-import { csvTemperature } from './format';
+import { csvTemperature, formatDegrees } from './format';
 import { type DayRange, fromJapan, japanParts, parseCompact, toCompactDate } from './japan-time';
 
 // ---- constants (000 §9) ----------------------------------------------------------------------
@@ -52,6 +52,9 @@ export const GRAPH_TEXTS = {
   commentHint: 'コメント入力可能なセンサの点をクリックするとコメントを登録できます',
   show: '表示',
   needsScript: 'グラフの表示にはJavaScriptを有効にしてください',
+  chartName: (period: string) => `温度グラフ ${period}`,
+  /** The limits in the chart's summary (the legend's 上限・下限 names the drawn lines). */
+  limitsSpoken: '警報の上下限',
 } as const;
 
 /**
@@ -539,4 +542,21 @@ export function defrostInSpans(spans: readonly SettingsSpan[], period: GraphPeri
       .map(([from, to]): MinuteRange => [Math.max(from, start), Math.min(to, end)])
       .filter(([from, to]) => to > from),
   );
+}
+
+// ---- the chart in words ------------------------------------------------------------------------
+
+/**
+ * What the chart shows, for screen readers (the canvas is only a picture): per sensor shown, its
+ * lowest, highest and last value in the period, and the limits when they are drawn.
+ */
+export function chartSummary(sensors: readonly { name: string; values: readonly (number | null)[] }[], limits: readonly number[]): string {
+  if (sensors.length === 0) return GRAPH_TEXTS.noSelection;
+  const lines = sensors.map((sensor) => {
+    const measured = sensor.values.filter((value): value is number => value !== null);
+    if (measured.length === 0) return `${sensor.name}: ${GRAPH_TEXTS.noData}`;
+    return `${sensor.name}: 最低 ${formatDegrees(Math.min(...measured))}、最高 ${formatDegrees(Math.max(...measured))}、最後 ${formatDegrees(measured[measured.length - 1])}`;
+  });
+  if (limits.length > 0) lines.push(`${GRAPH_TEXTS.limitsSpoken}: ${limits.map(formatDegrees).join('、')}`);
+  return lines.join('。');
 }

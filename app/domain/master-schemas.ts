@@ -179,6 +179,9 @@ export function messagesByField(error: z.ZodError): Record<string, string> {
 /** Why a console delete failed, carried to the reloaded list (page 1) in its URL: a reason code, or 'failed'. */
 export const DELETE_FAILED_PARAM = 'delete_failed';
 
+/** The user group filters' name search without JavaScript (the options are fetched when opened otherwise). */
+export const GROUP_SEARCH_PARAM = 'usergroup_search';
+
 export function deleteFailureText(code: string | null): string | null {
   if (code === null) return null;
   return isInUseReason(code) ? `${MASTER_MESSAGES.deleteFailed}${IN_USE_REASONS[code]}` : MASTER_MESSAGES.deleteFailed;

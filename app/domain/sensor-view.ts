@@ -3,6 +3,7 @@
 // status texts and the sparkline. Decisions: docs/decisions/020-sensor-views.md.
 import { type AlertCode, alertText, isAlertCode, isTemperatureAlert, type Language } from './alert-codes';
 import { roundTenth } from './format';
+import { parseCompact } from './japan-time';
 import type { SensorTemperature } from './levels';
 import { ja } from './texts/ja';
 
@@ -183,6 +184,33 @@ export const POPUP_ROOM_PX = 300;
 /** Opens to the right when more than 300 px remain right of the sensor, else to the left. */
 export function popupSide(sensorRight: number, viewportWidth: number): 'right' | 'left' {
   return viewportWidth - sensorRight > POPUP_ROOM_PX ? 'right' : 'left';
+}
+
+// ---- stale readings (issue 11) -------------------------------------------------------------
+
+/**
+ * How old a sensor's latest reading (YYYYMMDDHHmmss, Japan time) is, when it is at least the
+ * no-communication threshold old: the views mark such a value, which is no longer the sensor's
+ * temperature ("45分前", "36時間前", "3日前"). Null while it is fresh, or without a reading.
+ */
+export function staleReadingAge(measuredAt: string | null, now: Date, staleAfterMinutes: number): string | null {
+  const at = measuredAt ? parseCompact(measuredAt) : null;
+  if (!at) return null;
+  const minutes = Math.floor((now.getTime() - at.getTime()) / 60_000);
+  if (minutes < staleAfterMinutes) return null;
+  if (minutes < 120) return `${minutes}分前`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)}時間前`;
+  return `${Math.floor(minutes / 1440)}日前`;
+}
+
+/** The stale readings of a store's sensors, by equipment id: [equipment id, measured at] pairs in. */
+export function staleReadings(readings: Iterable<readonly [number, string | null]>, now: Date, staleAfterMinutes: number): Record<number, string> {
+  const stale: Record<number, string> = {};
+  for (const [equipmentId, measuredAt] of readings) {
+    const age = staleReadingAge(measuredAt, now, staleAfterMinutes);
+    if (age) stale[equipmentId] = age;
+  }
+  return stale;
 }
 
 // ---- sparkline ----------------------------------------------------------------------------

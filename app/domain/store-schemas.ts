@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bodyNumber, dbText, INT4_MAX } from './input-schemas';
 import { parseCompact } from './japan-time';
-import { WORKING_STATE_LABELS } from './store-list';
+import { WORKING_STATE } from './working-state';
 
 // The store master and the store management page (000 §2 Store management, §4, §7;
 // 001 §3, §5, §8): the store save of POST /v1/stores (create and update), gateway exchange,
@@ -61,17 +61,19 @@ const compactDate = z
   .refine((value) => parseCompact(value) !== null, STORE_MESSAGES.format)
   .transform((value) => `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`);
 
-const usergroupId = bodyNumber(z.coerce.number({ invalid_type_error: STORE_MESSAGES.choose }).int(STORE_MESSAGES.choose).positive(STORE_MESSAGES.choose).max(INT4_MAX, STORE_MESSAGES.choose));
+/** A user group's id in a store entity. */
+export const UsergroupIdSchema = bodyNumber(z.coerce.number({ invalid_type_error: STORE_MESSAGES.choose }).int(STORE_MESSAGES.choose).positive(STORE_MESSAGES.choose).max(INT4_MAX, STORE_MESSAGES.choose));
 
 /**
- * POST /v1/stores: the whole store entity, for create and update alike (001 §3, §5). Whether
+ * The fields of POST /v1/stores (StoreSaveSchema below; the store import takes them too): the
+ * whole store entity, for create and update alike (001 §3, §5). Whether
  * it is a create or an update is decided by the server from store_id. `gateway_info` is
  * required on create; on update null (or leaving it out) clears it, as the edit form sends an
  * empty field as null, while a blank string is refused: it can only be a gateway exchange with
  * nothing typed, which changes nothing. `company_id` is optional: the store's company is its
  * store group's company (a company_id that is not the group's is refused).
  */
-export const StoreSaveSchema = z
+export const StoreFieldsSchema = z
   .object({
     store_id: z
       .string({ required_error: STORE_MESSAGES.required, invalid_type_error: STORE_MESSAGES.required })
@@ -109,7 +111,7 @@ export const StoreSaveSchema = z
       dbText({ required_error: STORE_MESSAGES.choose, invalid_type_error: STORE_MESSAGES.choose }).trim().min(1, STORE_MESSAGES.choose).max(5, STORE_MESSAGES.choose),
     ),
     usergroup: z
-      .array(usergroupId, { required_error: STORE_MESSAGES.choose, invalid_type_error: STORE_MESSAGES.choose })
+      .array(UsergroupIdSchema, { required_error: STORE_MESSAGES.choose, invalid_type_error: STORE_MESSAGES.choose })
       .min(1, STORE_MESSAGES.choose)
       .max(USERGROUPS_MAX, `ユーザーグループは${USERGROUPS_MAX}件までです`)
       .transform((ids) => [...new Set(ids)]),
@@ -119,12 +121,16 @@ export const StoreSaveSchema = z
       .max(GATEWAY_INFO_MAX, maxLength(GATEWAY_INFO_MAX))
       .nullish()
       .transform((value) => value ?? null),
-  })
-  .superRefine((store, ctx) => {
-    if (store.closing_date && store.closing_date < store.opening_date) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['closing_date'], message: STORE_MESSAGES.period });
-    }
   });
+
+/** The rule across fields of a store entity: it closes on or after it opens. */
+export function checkStorePeriod(store: { opening_date: string; closing_date: string | null }, ctx: z.RefinementCtx): void {
+  if (store.closing_date && store.closing_date < store.opening_date) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['closing_date'], message: STORE_MESSAGES.period });
+  }
+}
+
+export const StoreSaveSchema = StoreFieldsSchema.superRefine(checkStorePeriod);
 
 export type StoreSaveInput = z.infer<typeof StoreSaveSchema>;
 
@@ -163,13 +169,7 @@ export const RemovalRequestSchema = z.object({
 
 // ---- working state rules (000 §4) ----
 
-/** The same values as alert-engine's WORKING_STATE, kept here so the page's bundle does not pull in the engine. */
-const WORKING_STATE = { waitingForFirstCommunication: 0, operating: 1, removed: 2 } as const;
 
-/** 稼働情報なし (null), 初回通信待ち, 稼働中, 撤去. */
-export function workingStateLabel(state: number | null): string {
-  return WORKING_STATE_LABELS[String(state)] ?? WORKING_STATE_LABELS.null;
-}
 
 /** Gateway exchange is allowed while operating or removed. */
 export function canExchangeGateway(state: number | null): boolean {

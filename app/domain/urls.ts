@@ -93,6 +93,8 @@ export const resourceUrl = {
   sensorToday: (storeId: string, equipmentId: number) => withQuery('/resources/sensor-today', { store_id: storeId, equipment_id: equipmentId }),
   events: (storeId?: string) => withQuery('/resources/events', { store_id: storeId }),
   notices: (limit: number) => withQuery('/resources/notices', { limit }),
+  /** The user groups the viewer may assign: the user group filters' options, loaded when opened. */
+  usergroupChoices: '/resources/usergroup-choices',
   diagramImage: (diagramId: number, download = false) => withQuery('/resources/diagram-image', { diagram_id: diagramId, download: download ? 1 : undefined }),
 };
 

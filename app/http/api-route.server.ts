@@ -3,7 +3,10 @@ import { type Db, getDb } from '~/db/db.server';
 import { type AnswerOf, type ApiCall, type InputOf, methodsAt, type Schema } from '~/domain/api';
 import type { Viewer } from '~/models/users.server';
 import { requireApiRole, requireApiStoreAccess, requireApiUser, requireGatewayStore } from './access.server';
-import { bodyOf, fieldErrors, formBodyOf, gzipJsonBodyOf, invalidRequest, methodNotAllowed, searchParamsOf } from './api.server';
+import { bodyOf, discardBody, fieldErrors, formBodyOf, gzipJsonBodyOf, invalidRequest, methodNotAllowed, searchParamsOf } from './api.server';
+
+/** What a refused request's body is read up to when its call declares no size (the web server's own limit for such bodies). */
+const UNDECLARED_BODY_BYTES = 1024 * 1024;
 
 // The glue between a declared call (app/domain/api/) and its route module: the route gives the
 // declaration and a handler; the glue answers 405 for other methods, authenticates as declared
@@ -69,7 +72,12 @@ export function apiNotAllowed(path: string, answer: () => Response = () => metho
 
 async function serve<C extends ApiCall, A>(call: C, handler: ApiHandler<C, A>, options: ApiRouteOptions<A>, request: Request, loadContext: AppLoadContext): Promise<Response> {
   const now = new Date();
-  const caller = await authenticate(call, request);
+  const caller = await authenticate(call, request).catch(async (refusal: unknown) => {
+    // Refused before the body is read: read it to its end (bounded by the call's size), or a
+    // client still sending a large body (an import) meets a reset instead of the 401 or 403.
+    if (refusal instanceof Response && call.input?.in === 'body') await discardBody(request, call.input.maxBytes ?? UNDECLARED_BODY_BYTES);
+    throw refusal;
+  });
   const run = async () => {
     const read = await readInput(call, options, request, now);
     if (read instanceof Response) return read;

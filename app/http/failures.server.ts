@@ -4,6 +4,7 @@ import { IN_USE_REASONS, MASTER_MESSAGES } from '~/domain/master-schemas';
 import type { MasterWriteFailure } from '~/services/masters.server';
 import { USER_DUPLICATE_MESSAGES } from '~/domain/user-master';
 import type { UserWriteFailure } from '~/services/user-master.server';
+import type { ImportResult } from '~/services/store-import.server';
 import { apiError } from './access.server';
 import { invalidRequest } from './api.server';
 
@@ -63,6 +64,18 @@ export function userWriteError(failure: UserWriteFailure): Response {
       return apiError(400, 'duplicate_value', failure.fields.map(duplicateMessage).join('; '), {
         fields: Object.fromEntries(failure.fields.map((field) => [field, USER_DUPLICATE_MESSAGES[field]])),
       });
+    case 'invalid':
+      return invalidRequest(failure.fields);
+  }
+}
+
+/** The /on-reco answer for a refused store or sensor import: nothing was written. */
+export function importError(failure: Exclude<ImportResult, { ok: true }>): Response {
+  switch (failure.reason) {
+    case 'forbidden':
+      return apiError(403, 'forbidden', 'This call is not allowed for your authority.');
+    case 'conflict':
+      return apiError(409, 'conflict', 'Another save took one of the imported values meanwhile; nothing was written: run the import again.');
     case 'invalid':
       return invalidRequest(failure.fields);
   }

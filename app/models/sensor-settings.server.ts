@@ -206,6 +206,43 @@ export async function insertSensor(trx: Db, input: SensorSave & { serial_no: str
   return { equipmentId: row.equipment_id, updatedAt: row.updated_at };
 }
 
+/** The serials each of the stores has already. */
+export async function serialsOfStores(db: Db, storeIds: readonly string[]): Promise<Map<string, Set<string>>> {
+  const byStore = new Map<string, Set<string>>();
+  if (storeIds.length === 0) return byStore;
+  const rows = await db.selectFrom('sensors').select(['store_id', 'serial_no']).where('store_id', 'in', [...storeIds]).execute();
+  for (const row of rows) byStore.set(row.store_id, (byStore.get(row.store_id) ?? new Set()).add(row.serial_no));
+  return byStore;
+}
+
+/**
+ * insertSensor of many sensors and their first settings period (recordSettingsChange of a new
+ * sensor), in one statement over arrays (unnest), whatever their number. Returns each new id.
+ */
+export async function insertSensors(trx: Db, sensors: readonly (SensorSave & { serial_no: string })[], now: Date): Promise<{ store_id: string; serial_no: string; equipment_id: number }[]> {
+  if (sensors.length === 0) return [];
+  const rows = sensors.map((sensor) => ({ store_id: sensor.store_id, serial_no: sensor.serial_no, ...writable(sensor) }));
+  const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
+  const { rows: created } = await sql<{ store_id: string; serial_no: string; equipment_id: number }>`
+    with created as (
+      insert into sensors (store_id, serial_no, equipment_name, installation_datetime, removal_datetime, measure_target_equipment_kind_id,
+        lower_limit, upper_limit, guard_time, snoozing_time, icon_kind, def_time, time_constant, disp_flg, created_at, updated_at)
+      select s.*, ${now}, ${now}
+      from unnest(
+        ${column('store_id')}::text[], ${column('serial_no')}::text[], ${column('equipment_name')}::text[], ${column('installation_datetime')}::date[],
+        ${column('removal_datetime')}::date[], ${column('measure_target_equipment_kind_id')}::int2[], ${column('lower_limit')}::numeric[],
+        ${column('upper_limit')}::numeric[], ${column('guard_time')}::int2[], ${column('snoozing_time')}::int2[], ${column('icon_kind')}::int2[],
+        ${column('def_time')}::jsonb[], ${column('time_constant')}::int2[], ${column('disp_flg')}::int2[]
+      ) as s
+      returning store_id, equipment_id, serial_no, lower_limit, upper_limit, guard_time, snoozing_time, time_constant, def_time
+    ), history as (
+      insert into sensor_settings_history (store_id, equipment_id, effective_from, effective_to, lower_limit, upper_limit, guard_time, snoozing_time, time_constant, def_time)
+      select store_id, equipment_id, ${now}, null, lower_limit, upper_limit, guard_time, snoozing_time, time_constant, def_time from created
+    )
+    select store_id, serial_no, equipment_id from created`.execute(trx);
+  return created;
+}
+
 /** Writes the sensor's fields; returns the new concurrency token. */
 export async function updateSensor(trx: Db, input: SensorSave & { equipment_id: number }, now: Date): Promise<string> {
   const row = await trx

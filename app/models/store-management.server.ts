@@ -131,31 +131,47 @@ export async function lockStore(trx: Db, viewer: Viewer, storeId: string): Promi
   return row ?? null;
 }
 
+/** The unique fields of a store save, and whether it creates the store. */
+export interface UniqueStoreValues {
+  storeId: string;
+  storeNo: string;
+  storeName: string;
+  gatewayInfo: string | null;
+  creating: boolean;
+}
+
 /** The unique fields whose value another store already holds (store_id counts only for a create). */
-export async function findDuplicateFields(
-  db: Db,
-  input: { storeId: string; storeNo: string; storeName: string; gatewayInfo: string | null; creating: boolean },
-): Promise<UniqueStoreField[]> {
-  let query = db
+export async function findDuplicateFields(db: Db, input: UniqueStoreValues): Promise<UniqueStoreField[]> {
+  return (await findDuplicateFieldsOf(db, [input]))[0];
+}
+
+/** findDuplicateFields of many saves in one query (the store import): each unique column is found by its index. */
+export async function findDuplicateFieldsOf(db: Db, inputs: readonly UniqueStoreValues[]): Promise<UniqueStoreField[][]> {
+  if (inputs.length === 0) return [];
+  const created = inputs.filter((input) => input.creating).map((input) => input.storeId);
+  const gateways = inputs.flatMap((input) => (input.gatewayInfo === null ? [] : [input.gatewayInfo]));
+  const rows = await db
     .selectFrom('stores')
     .select(['store_id', 'store_no', 'store_name', 'gateway_info'])
     .where((eb) =>
       eb.or([
-        ...(input.creating ? [eb('store_id', '=', input.storeId)] : []),
-        eb('store_no', '=', input.storeNo),
-        eb('store_name', '=', input.storeName),
-        ...(input.gatewayInfo !== null ? [eb('gateway_info', '=', input.gatewayInfo)] : []),
+        ...(created.length > 0 ? [eb('store_id', 'in', created)] : []),
+        eb('store_no', 'in', inputs.map((input) => input.storeNo)),
+        eb('store_name', 'in', inputs.map((input) => input.storeName)),
+        ...(gateways.length > 0 ? [eb('gateway_info', 'in', gateways)] : []),
       ]),
-    );
-  if (!input.creating) query = query.where('store_id', '!=', input.storeId);
-  // Each unique column matches at most one store: four rows at most, each found by its unique index.
-  const rows = await query.limit(4).execute();
-  const fields: UniqueStoreField[] = [];
-  if (input.creating && rows.some((row) => row.store_id === input.storeId)) fields.push('store_id');
-  if (rows.some((row) => row.store_no === input.storeNo)) fields.push('store_no');
-  if (rows.some((row) => row.store_name === input.storeName)) fields.push('store_name');
-  if (input.gatewayInfo !== null && rows.some((row) => row.gateway_info === input.gatewayInfo)) fields.push('gateway_info');
-  return fields;
+    )
+    .execute();
+  return inputs.map((input) => {
+    // An update's own row holds its own values.
+    const others = input.creating ? rows : rows.filter((row) => row.store_id !== input.storeId);
+    const fields: UniqueStoreField[] = [];
+    if (input.creating && others.some((row) => row.store_id === input.storeId)) fields.push('store_id');
+    if (others.some((row) => row.store_no === input.storeNo)) fields.push('store_no');
+    if (others.some((row) => row.store_name === input.storeName)) fields.push('store_name');
+    if (input.gatewayInfo !== null && others.some((row) => row.gateway_info === input.gatewayInfo)) fields.push('gateway_info');
+    return fields;
+  });
 }
 
 /** The unique field of a store whose unique violation (23505) `error` is, else null (not a store duplicate). */
@@ -177,28 +193,41 @@ export async function gatewayHeldByAnotherStore(db: Db, storeId: string, gateway
   return row !== undefined;
 }
 
+type StoreReferences = Pick<StoreSaveInput, 'storegroup_id' | 'company_id' | 'prefecture_id' | 'usergroup'>;
+
 /**
  * Checks the references of a store save: the store group exists (and belongs to company_id
  * when one is given), the prefecture exists, every user group exists. Returns the store
  * group's company and the fields that are wrong.
  */
-export async function checkStoreReferences(
-  db: Db,
-  input: Pick<StoreSaveInput, 'storegroup_id' | 'company_id' | 'prefecture_id' | 'usergroup'>,
-): Promise<{ companyId: string | null; fields: Record<string, string> }> {
-  const [group, prefecture, groups] = await Promise.all([
-    db.selectFrom('storegroups').select('company_id').where('storegroup_id', '=', input.storegroup_id).executeTakeFirst(),
-    db.selectFrom('prefectures').select('prefecture_id').where('prefecture_id', '=', input.prefecture_id).executeTakeFirst(),
-    db.selectFrom('usergroups').select('usergroup_id').where('usergroup_id', 'in', input.usergroup).execute(),
+export async function checkStoreReferences(db: Db, input: StoreReferences): Promise<{ companyId: string | null; fields: Record<string, string> }> {
+  return (await checkStoreReferencesOf(db, [input]))[0];
+}
+
+/** checkStoreReferences of many saves, in three queries whatever their number (the store import). */
+export async function checkStoreReferencesOf(db: Db, inputs: readonly StoreReferences[]): Promise<{ companyId: string | null; fields: Record<string, string> }[]> {
+  const distinct = <T>(values: T[]) => [...new Set(values)];
+  const storegroupIds = distinct(inputs.map((input) => input.storegroup_id));
+  const prefectureIds = distinct(inputs.map((input) => input.prefecture_id));
+  const usergroupIds = distinct(inputs.flatMap((input) => input.usergroup));
+  const [groups, prefectures, usergroups] = await Promise.all([
+    storegroupIds.length ? db.selectFrom('storegroups').select(['storegroup_id', 'company_id']).where('storegroup_id', 'in', storegroupIds).execute() : [],
+    prefectureIds.length ? db.selectFrom('prefectures').select('prefecture_id').where('prefecture_id', 'in', prefectureIds).execute() : [],
+    usergroupIds.length ? db.selectFrom('usergroups').select('usergroup_id').where('usergroup_id', 'in', usergroupIds).execute() : [],
   ]);
-  const fields: Record<string, string> = {};
-  if (!group) fields.storegroup_id = '存在しない店舗グループです';
-  else if (input.company_id !== undefined && input.company_id !== group.company_id) fields.storegroup_id = '選択した会社の店舗グループではありません';
-  if (!prefecture) fields.prefecture_id = '存在しない都道府県です';
-  const known = new Set(groups.map((g) => g.usergroup_id));
-  const unknownIndex = input.usergroup.findIndex((id) => !known.has(id));
-  if (unknownIndex >= 0) fields.usergroup = `存在しないユーザーグループです (${input.usergroup[unknownIndex]})`;
-  return { companyId: group?.company_id ?? null, fields };
+  const companyOf = new Map(groups.map((group) => [group.storegroup_id, group.company_id]));
+  const knownPrefectures = new Set(prefectures.map((prefecture) => prefecture.prefecture_id));
+  const knownGroups = new Set(usergroups.map((group) => group.usergroup_id));
+  return inputs.map((input) => {
+    const fields: Record<string, string> = {};
+    const companyId = companyOf.get(input.storegroup_id);
+    if (companyId === undefined) fields.storegroup_id = '存在しない店舗グループです';
+    else if (input.company_id !== undefined && input.company_id !== companyId) fields.storegroup_id = '選択した会社の店舗グループではありません';
+    if (!knownPrefectures.has(input.prefecture_id)) fields.prefecture_id = '存在しない都道府県です';
+    const unknownIndex = input.usergroup.findIndex((id) => !knownGroups.has(id));
+    if (unknownIndex >= 0) fields.usergroup = `存在しないユーザーグループです (${input.usergroup[unknownIndex]})`;
+    return { companyId: companyId ?? null, fields };
+  });
 }
 
 /** The referenced ids of a store save the viewer may not see (404) or may not assign (403), by field. */
@@ -282,6 +311,41 @@ export async function insertStore(trx: Db, input: StoreSaveInput, companyId: str
     .values({ store_id: input.store_id, ...storeColumns(input, companyId), gateway_info: input.gateway_info, working_state: workingState, store_status: 0, created_at: now, updated_at: now })
     .execute();
   await replaceStoreUsergroups(trx, input.store_id, input.usergroup);
+}
+
+/** A new store of an import: the save's input, its store group's company and its working state. */
+export interface NewStore {
+  input: StoreSaveInput;
+  companyId: string;
+  workingState: number | null;
+}
+
+/** insertStore of many stores: two statements over arrays (unnest), whatever their number. */
+export async function insertStores(trx: Db, stores: readonly NewStore[], now: Date): Promise<void> {
+  if (stores.length === 0) return;
+  const column = <T>(pick: (store: NewStore) => T) => stores.map(pick);
+  await sql`
+    insert into stores (store_id, store_no, store_name, company_id, storegroup_id, prefecture_id, address, tel_no, opening_date, closing_date, gateway_info, working_state, store_status, created_at, updated_at)
+    select s.*, 0, ${now}, ${now}
+    from unnest(
+      ${column((s) => s.input.store_id)}::text[], ${column((s) => s.input.store_no)}::text[], ${column((s) => s.input.store_name)}::text[],
+      ${column((s) => s.companyId)}::text[], ${column((s) => s.input.storegroup_id)}::text[], ${column((s) => s.input.prefecture_id)}::int2[],
+      ${column((s) => s.input.address)}::text[], ${column((s) => s.input.tel_no)}::text[], ${column((s) => s.input.opening_date)}::date[],
+      ${column((s) => s.input.closing_date)}::date[], ${column((s) => s.input.gateway_info)}::text[], ${column((s) => s.workingState)}::int2[]
+    ) as s`.execute(trx);
+  const links = stores.flatMap((store) => store.input.usergroup.map((usergroupId) => [store.input.store_id, usergroupId] as const));
+  await sql`
+    insert into store_usergroups (store_id, usergroup_id)
+    select * from unnest(${links.map(([storeId]) => storeId)}::text[], ${links.map(([, usergroupId]) => usergroupId)}::int4[])`.execute(trx);
+}
+
+/** The user groups of each name (a name may be shared: a name of several groups has several ids). */
+export async function usergroupIdsByName(db: Db, names: readonly string[]): Promise<Map<string, number[]>> {
+  const byName = new Map<string, number[]>();
+  if (names.length === 0) return byName;
+  const rows = await db.selectFrom('usergroups').select(['usergroup_id', 'usergroup_name']).where('usergroup_name', 'in', [...new Set(names)]).orderBy('usergroup_id').execute();
+  for (const row of rows) byName.set(row.usergroup_name, [...(byName.get(row.usergroup_name) ?? []), row.usergroup_id]);
+  return byName;
 }
 
 /** Updates the master fields (not the gateway: see setStoreGateway). */

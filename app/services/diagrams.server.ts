@@ -6,18 +6,31 @@ import {
   type UploadedDiagram,
   countPlacedSensors,
   findVisibleSensors,
+  getStoreDiagram,
   getStoreDiagramId,
   insertDiagrams,
   isUsableDiagram,
+  listDiagramSensors,
   setStoreDiagramId,
   updateSensorPositions,
 } from '~/models/diagrams.server';
 import { lockStore } from '~/models/store-management.server';
 import type { Viewer } from '~/models/users.server';
+import { staleReadingsNow } from './silence.server';
 
 // The diagram writes (000 §2, §4, §9): uploads, the store's diagram choice and the sensors'
 // positions. Each runs in one transaction on the locked store row, with its audit rows, so a
 // failed step leaves nothing of the others behind. Decisions: docs/decisions/050-diagrams.md.
+
+/**
+ * A store's diagram as the views show it (the diagram page, the settings' diagram tab): the
+ * diagram, its shown sensors (none without a diagram) and which of their values are stale.
+ */
+export async function loadDiagramView(db: Db, viewer: Viewer, storeId: string) {
+  const [diagram, sensors] = await Promise.all([getStoreDiagram(db, viewer, storeId), listDiagramSensors(db, viewer, storeId)]);
+  const shown = diagram ? sensors : [];
+  return { diagram, sensors: shown, stale: staleReadingsNow(shown.map((sensor) => [sensor.equipmentId, sensor.measuredAt])) };
+}
 
 export type SetDiagramResult = 'ok' | 'store_not_found' | 'diagram_not_found';
 

@@ -44,7 +44,8 @@ const AUDITED = [
   'guard_time', 'snoozing_time', 'icon_kind', 'def_time', 'time_constant', 'disp_flg',
 ] as const;
 
-const audited = (row: Record<string, unknown>) => Object.fromEntries(AUDITED.map((field) => [field, row[field] ?? null]));
+/** What an audit row keeps of a sensor's fields. */
+export const audited = (row: Record<string, unknown>) => Object.fromEntries(AUDITED.map((field) => [field, row[field] ?? null]));
 
 export async function saveSensor(db: Db, viewer: Viewer, input: SensorSave, now: Date): Promise<SensorSaveResult> {
   const creating = input.equipment_id === null;

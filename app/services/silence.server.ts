@@ -1,5 +1,6 @@
 import type { Db } from '~/db/db.server';
 import { evaluateGatewaySilence, evaluateSilence } from '~/domain/alert-engine';
+import { staleReadings } from '~/domain/sensor-view';
 import { getEnv } from '~/env.server';
 import { findStoresToCheckForSilence } from '~/models/sensor-states.server';
 import { loadStoreForEvaluation, persistDecision } from './alert-persister.server';
@@ -34,4 +35,12 @@ async function checkStore(db: Db, storeId: string, now: Date, threshold: number)
     if (sensors.length === 0 && !gateway.transition) return;
     await persistDecision(trx, { store, sensors, gateway: gateway.transition, connection: gateway.transition && { gatewayDown: gateway.down } }, now);
   });
+}
+
+/**
+ * The readings the sensor views must mark as stale now: those older than the same threshold the
+ * no-communication check uses, so a view never shows as live what the alerts call silent.
+ */
+export function staleReadingsNow(readings: Iterable<readonly [number, string | null]>, now = new Date()): Record<number, string> {
+  return staleReadings(readings, now, getEnv().ONRECO_NO_COMMUNICATION_MINUTES);
 }

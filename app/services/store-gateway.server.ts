@@ -60,7 +60,11 @@ async function catchDuplicates<T>(work: () => Promise<T>): Promise<T | StoreWrit
 }
 
 /** What an audit row keeps of a store: the fields the store edit changes (no PIN). */
-function storeAuditView(info: Awaited<ReturnType<typeof getStoreInfo>>) {
+export function storeAuditView(
+  info: Pick<StoreInfo, 'store_no' | 'store_name' | 'company_id' | 'storegroup_id' | 'prefecture_id' | 'address' | 'tel_no' | 'opening_date' | 'closing_date' | 'gateway_info' | 'working_state'> & {
+    usergroup: { usergroup_id: number }[];
+  } | null,
+) {
   if (!info) return null;
   const { store_no, store_name, company_id, storegroup_id, prefecture_id, address, tel_no, opening_date, closing_date, gateway_info, working_state, usergroup } = info;
   return { store_no, store_name, company_id, storegroup_id, prefecture_id, address, tel_no, opening_date, closing_date, gateway_info, working_state, usergroup: usergroup.map((group) => group.usergroup_id) };

@@ -104,7 +104,8 @@ function runCommand(ctx: CliContext): Command {
     const file = await client.download(downloadReport, { history_no: created.history_no }, `${item.file_name}.${FORMAT_TEXT[item.output_format] ?? 'bin'}`);
     const out: string = options.out ?? file.fileName;
     if (out === '-') {
-      process.stdout.write(file.body);
+      // The file is the output: no summary after it (--json has nothing to add to the bytes).
+      ctx.stdoutBytes(file.body);
       return;
     }
     try {

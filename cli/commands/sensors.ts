@@ -3,11 +3,13 @@
 // flags on top and its updated_at, so a sensor saved meanwhile by someone else is refused (409).
 import { Command } from 'commander';
 import { getEquipment } from '../../app/domain/api/sensors';
-import { listEquipments, saveEquipment } from '../../app/domain/api/sensor-settings';
+import { importEquipments, listEquipments, saveEquipment } from '../../app/domain/api/sensor-settings';
 import type { WireInput } from '../client';
 import { UsageError } from '../errors';
+import { SENSOR_COLUMNS, sensorLines, sensorsOfFile } from '../import-file';
 import { print, recordText, stampText, tableText } from '../output';
-import { type CliContext, clientOf, examples, positiveInteger, withJson } from './common';
+import { type CliContext, clientOf, examples, positiveInteger, readInputFile, withJson } from './common';
+import { runImport } from './import-run';
 
 const compactDayText = (value: string | null) => (value ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}` : null);
 const limitsText = (lower: number | null, upper: number | null) => (lower === null || upper === null ? null : `${lower} … ${upper} ℃`);
@@ -129,6 +131,26 @@ function updateCommand(ctx: CliContext): Command {
   return examples(command, 'onreco sensors update 12 --lower 0 --upper 8 --guard 30 --snooze 60', 'onreco sensors update 12 --defrost 02:00-02:30,14:00-14:30', 'onreco sensors update 12 --defrost ""');
 }
 
+function importCommand(ctx: CliContext): Command {
+  const command = withJson(
+    new Command('import')
+      .description('register a store\'s sensors from a CSV file, all or nothing; serials the store has are left as they are')
+      .argument('<store_id>')
+      .argument('<file.csv>', 'UTF-8 CSV, one row per sensor (- for stdin)')
+      .option('--dry-run', 'check the whole file and tell what would be registered, writing nothing'),
+  ).action(async (storeId: string, file: string, options) => {
+    const { sensors, lines } = await sensorsOfFile(await readInputFile(ctx, file), file, storeId);
+    await runImport(ctx, options, file, importEquipments, { dry_run: options.dryRun === true, store_id: storeId, sensors } as WireInput<typeof importEquipments>, sensorLines(lines));
+  });
+  command.addHelpText('after', `\nColumns (docs/cli.md): ${SENSOR_COLUMNS.join(', ')} (and store_id, which must be the store's).`);
+  return examples(command, 'onreco sensors import S0001 sensors.csv --dry-run', 'onreco sensors import S0001 sensors.csv');
+}
+
 export function sensorsCommand(ctx: CliContext): Command {
-  return new Command('sensors').description('a store\'s sensors: list, show, update').addCommand(listCommand(ctx)).addCommand(showCommand(ctx)).addCommand(updateCommand(ctx));
+  return new Command('sensors')
+    .description('a store\'s sensors: list, show, update, import')
+    .addCommand(listCommand(ctx))
+    .addCommand(showCommand(ctx))
+    .addCommand(updateCommand(ctx))
+    .addCommand(importCommand(ctx));
 }

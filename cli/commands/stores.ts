@@ -1,10 +1,12 @@
 // onreco stores list | show | create | update | remove: the store master through the API.
 import { Command, Option } from 'commander';
-import { getStore, listStores, saveStore, removeGateway } from '../../app/domain/api/stores';
+import { getStore, importStores, listStores, saveStore, removeGateway } from '../../app/domain/api/stores';
 import type { ApiClient, WireAnswer, WireInput } from '../client';
 import { UsageError } from '../errors';
+import { SENSOR_COLUMNS, STORE_COLUMNS, storesOfFile } from '../import-file';
 import { print, recordText, tableText, withProgress } from '../output';
-import { type CliContext, clientOf, compactDay, examples, positiveInteger, readJsonFile, withJson } from './common';
+import { type CliContext, clientOf, compactDay, examples, positiveInteger, readInputFile, readJsonFile, withJson } from './common';
+import { runImport } from './import-run';
 
 type StoreRow = WireAnswer<typeof listStores>['stores'][number];
 type StoreFilters = Omit<WireInput<typeof listStores>, 'page_no' | 'page_count'>;
@@ -193,12 +195,27 @@ function removeCommand(ctx: CliContext): Command {
   return examples(command, 'onreco stores remove S0100');
 }
 
+function importCommand(ctx: CliContext): Command {
+  const command = withJson(
+    new Command('import')
+      .description('create stores with their user groups and sensors from a CSV file, all or nothing; stores and serials that exist are left as they are')
+      .argument('<file.csv>', 'UTF-8 CSV, one row per sensor (- for stdin)')
+      .option('--dry-run', 'check the whole file and tell what would be created, writing nothing'),
+  ).action(async (file: string, options) => {
+    const { stores, lines } = await storesOfFile(await readInputFile(ctx, file), file);
+    await runImport(ctx, options, file, importStores, { dry_run: options.dryRun === true, stores } as WireInput<typeof importStores>, lines);
+  });
+  command.addHelpText('after', `\nColumns (docs/cli.md): ${STORE_COLUMNS.join(', ')}; per sensor ${SENSOR_COLUMNS.join(', ')}.\nA store's columns are read from its first row; usergroups are names, comma separated.`);
+  return examples(command, 'onreco stores import kanto.csv --dry-run', 'onreco stores import kanto.csv --json > imported.json');
+}
+
 export function storesCommand(ctx: CliContext): Command {
   return new Command('stores')
-    .description('the stores: list, show, create, update, remove')
+    .description('the stores: list, show, create, update, remove, import')
     .addCommand(listCommand(ctx))
     .addCommand(showCommand(ctx))
     .addCommand(createCommand(ctx))
     .addCommand(updateCommand(ctx))
-    .addCommand(removeCommand(ctx));
+    .addCommand(removeCommand(ctx))
+    .addCommand(importCommand(ctx));
 }

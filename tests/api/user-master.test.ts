@@ -4,9 +4,11 @@ import { logger } from '~/services/logger.server';
 import { loader as authorityLoader } from '~/routes/on-reco+/v1.authority';
 import { loader as storesLoader } from '~/routes/on-reco+/v1.stores';
 import { action as usersAction, loader as usersLoader } from '~/routes/on-reco+/v1.users.edit';
+import { action as loginAction } from '~/routes/_auth+/login';
+import { loader as choicesLoader } from '~/routes/resources+/usergroup-choices';
 import { TEST_PASSWORD, countRows, createStore, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
-import { call, get, postJson, tokenFor } from '../support/requests';
+import { call, get, postForm, postJson, tokenFor } from '../support/requests';
 import { startSmtpServer } from '../support/smtp';
 
 const db = testDb();
@@ -91,6 +93,39 @@ describe('GET /v1/users/edit', () => {
     expect((await (await list(tokens.area)).json()).users.map((u: { login_id: string }) => u.login_id)).toEqual(['area', 'store1']);
     expect((await list(tokens.maint)).status).toBe(403);
     expect((await list(tokens.store1)).status).toBe(403);
+  });
+});
+
+describe('the pages of the list', () => {
+  const logins = async (token: string, query: string) => ((await (await list(token, query)).json()).users as { login_id: string }[]).map((user) => user.login_id);
+
+  it('gives every page in user_id order, the later ones read from the end of the order, and nothing past the end', async () => {
+    const { tokens } = await chain();
+    const all = await logins(tokens.admin, '');
+    for (const size of [1, 2, 4, 5]) {
+      const pages: string[] = [];
+      for (let page = 1; page <= Math.ceil(all.length / size); page += 1) pages.push(...(await logins(tokens.admin, `?page_no=${page}&page_count=${size}`)));
+      expect(pages, `page_count ${size}`).toEqual(all);
+      expect(await logins(tokens.admin, `?page_no=${Math.ceil(all.length / size) + 1}&page_count=${size}`)).toEqual([]);
+    }
+    // A manager's last page comes from their own users only.
+    expect(await logins(tokens.area, '?page_no=2&page_count=1')).toEqual(['store1']);
+  });
+});
+
+describe('/resources/usergroup-choices (the group filter, loaded when opened)', () => {
+  const choices = async (loginId: string) => {
+    const login = await call(loginAction, postForm('/login', { username: loginId, password: TEST_PASSWORD }));
+    const cookie = login.headers.get('Set-Cookie')!.split(';')[0];
+    return call(choicesLoader, get('/resources/usergroup-choices', undefined, { Cookie: cookie }));
+  };
+
+  it('offers an administrator every group and a manager only the groups they may assign; a store user 403', async () => {
+    await chain();
+    const labels = async (loginId: string) => ((await (await choices(loginId)).json()) as { label: string }[]).map((option) => option.label);
+    expect(await labels('admin')).toEqual(['admin group', 'maint group', 'case group', 'area group', 'store1 group', 'store2 group']);
+    expect(await labels('area')).toEqual(['area group', 'store1 group']);
+    expect((await choices('store1')).status).toBe(403);
   });
 });
 

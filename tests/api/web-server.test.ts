@@ -1,4 +1,8 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importEquipments } from '../../app/domain/api/sensor-settings';
+import { importStores } from '../../app/domain/api/stores';
+import { IMPORT_MAX_BYTES } from '../../app/domain/store-import';
 import { TEST_PASSWORD, countRows, createUser } from '../fixtures/chain';
 import { serveConsole } from '../support/console';
 import { resetDb, testDb } from '../support/db';
@@ -75,6 +79,19 @@ describe('cross-site requests', () => {
   });
 });
 
+/** The status a POST announcing `length` bytes gets before sending any of them (the limit is judged from Content-Length). */
+function statusOfHeadersOnly(path: string, length: number): Promise<number> {
+  const { hostname, port } = new URL(server.base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`));
+    socket.once('data', (chunk) => {
+      resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1] ?? 0));
+      socket.destroy();
+    });
+    socket.once('error', reject);
+  });
+}
+
 describe('body limits before authentication', () => {
   it('refuse a body over the limit by its Content-Length, and a body without one', async () => {
     const big = await fetch(`${server.base}/on-reco/v1/user/passcode`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ login_id: 'x'.repeat(2 * 1024 * 1024) }) });
@@ -87,6 +104,15 @@ describe('body limits before authentication', () => {
       duplex: 'half',
     } as RequestInit);
     expect(chunked.status).toBe(411);
+  });
+
+  it('take an import\'s body up to the size the call declares (then authenticate it)', async () => {
+    const body = JSON.stringify({ stores: [], padding: 'x'.repeat(4 * 1024 * 1024) });
+    for (const call of [importStores, importEquipments]) {
+      const taken = await fetch(`${server.base}${call.path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      expect(taken.status, call.path).toBe(401); // past the body limit, refused only for want of a token
+      expect(await statusOfHeadersOnly(call.path, IMPORT_MAX_BYTES + 1), call.path).toBe(413);
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { cliSandbox } from '../support/cli';
@@ -284,6 +284,13 @@ describe('onreco: sensors, users, alert-stops', () => {
       expect(made).toMatchObject({ state: 'done', saved_to: out });
       expect(statSync(out).size).toBe(made.bytes);
       expect(made.bytes).toBeGreaterThan(0);
+      // --out - writes the file itself to stdout, byte for byte, and nothing after it.
+      const piped = await admin.run(['reports', 'run', storeId, '--type', 'month', '--month', '2026-10', '--format', 'csv', '--out', '-']);
+      expect(piped.code, piped.stderr).toBe(0);
+      expect(piped.stdoutBytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf])); // the CSV's BOM first
+      const firstLine = (bytes: Buffer) => bytes.toString('utf8').split('\n')[0];
+      expect(firstLine(piped.stdoutBytes)).toBe(firstLine(readFileSync(out)));
+      expect(piped.stdout).not.toContain('Saved report');
       const history = await admin.run(['reports', 'history', storeId, '--json']);
       expect(history.json<{ histories: { history_no: number }[] }>().histories.map((item) => item.history_no)).toContain(made.history_no);
       expect((await admin.run(['reports', 'history', storeId])).stdout.split('\n')[0]).toMatch(/^\s*NO\s+MADE\s+FILE/);

@@ -60,5 +60,6 @@ describe('kill -9 of the web server during ingest', () => {
     const { rows } = await sql<{ n: number; distinct_n: number }>`
       select count(*)::int as n, count(distinct (equipment_id, measured_at))::int as distinct_n from measurements where store_id = 'CRASH1'`.execute(db);
     expect(rows[0]).toEqual({ n: 6000, distinct_n: 6000 });
-  });
+    // Five starts of the console: seconds each on a quiet machine, more beside the rest of the suite.
+  }, 240_000);
 });

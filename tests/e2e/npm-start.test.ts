@@ -88,7 +88,8 @@ async function startAndStop(send: (start: ChildProcess) => void) {
   const start = npmStart();
   const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)));
   const base = `http://localhost:${webPort}`;
-  await waitUntil(() => fetch(`${base}/login`).then((r) => r.ok, () => false), 90_000, 'npm start to serve /login');
+  // The first start builds the console (a fresh clone has no build/) and seeds the demo chain.
+  await waitUntil(() => fetch(`${base}/login`).then((r) => r.ok, () => false), 240_000, 'npm start to serve /login');
   const stream = await openEventStream(base);
   // The web server, the worker, the simulator and PostgreSQL with its own processes.
   const processes = descendants(start.pid!);
@@ -109,9 +110,9 @@ async function startAndStop(send: (start: ChildProcess) => void) {
 describe('npm start, stopped', () => {
   it('by SIGTERM to it alone: stops its children, then PostgreSQL, and exits 0', async () => {
     await startAndStop((start) => start.kill('SIGTERM'));
-  }, 150_000);
+  }, 300_000);
 
   it('by Ctrl-C to its process group (PostgreSQL stops by itself too): exits 0 with nothing left', async () => {
     await startAndStop((start) => process.kill(-start.pid!, 'SIGINT'));
-  }, 150_000);
+  }, 300_000);
 });

@@ -54,7 +54,7 @@ describe('user master', () => {
     await page.getByLabel('ユーザー名検索').press('Enter');
     await page.getByText('該当する検索結果はありません').waitFor();
     await open(page, '/user/master');
-    await page.getByText('絞り込み').click();
+    await page.getByText('絞り込み').first().click();
     await page.getByLabel('メールアドレス').fill('kato');
     await page.getByLabel('メールアドレス').press('Enter');
     await page.waitForURL(/mailaddress=kato/);
@@ -129,7 +129,8 @@ describe('user master', () => {
     await page.getByRole('heading', { name: 'ユーザー情報編集' }).waitFor();
     await expect(page.getByLabel('ログインID').getAttribute('readonly')).resolves.not.toBeNull();
     await page.getByLabel('有効にする').uncheck();
-    expect(await page.getByLabel('ユーザーに通知する').count()).toBe(0);
+    await page.getByLabel('ユーザーに通知する').waitFor({ state: 'hidden' });
+    expect(await page.getByLabel('発生時のみ').isHidden()).toBe(true);
     await screenshot(page, 'user-edit-inactive');
     await page.getByRole('button', { name: '保存' }).click();
     await page.waitForURL('**/user/master');
@@ -178,11 +179,7 @@ describe('user master', () => {
     allowFailedLoads(400);
     const context = await newContext(browser, { javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto('/login');
-    await page.getByLabel('ID').fill('admin');
-    await page.getByLabel('PASSWORD').fill(inject('demoPassword'));
-    await page.getByRole('button', { name: 'LOGIN' }).click();
-    await page.waitForURL('**/dashboard');
+    await login(page, 'admin');
     await page.goto('/user/master/create');
     await page.getByRole('button', { name: 'ユーザーグループを追加' }).click();
     await page.waitForLoadState('load');
@@ -225,6 +222,107 @@ describe('user master', () => {
     await open(page, `/stores/${store.store_id}/users/${user.user_id}/edit`);
     await expect(page.getByLabel('ログインID').inputValue()).resolves.toBe('e2eum02');
     await screenshot(page, 'store-user-edit');
+  });
+});
+
+describe('keyboard and no-JavaScript rules of the user master', () => {
+  const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') || document.activeElement?.textContent?.trim() || '');
+
+  it('traps Tab in the delete dialog and the discard dialog, closes them on Escape and gives focus back to the opener', async () => {
+    const page = await newPage(browser, { width: 1366, height: 900 });
+    await login(page, 'admin');
+    await open(page, '/user/master?user_name=佐藤');
+    await page.getByRole('link', { name: '佐藤 健一を削除' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByText('データを削除しますか？').waitFor();
+    expect(await focused(page)).toBe('キャンセル');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('データを削除');
+    await page.keyboard.press('Tab'); // from the last control round to the first
+    expect(await focused(page)).toBe('キャンセル');
+    await page.keyboard.press('Shift+Tab'); // and back from the first to the last
+    expect(await focused(page)).toBe('データを削除');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.get('delete')).toBeNull();
+    expect(await focused(page)).toBe('佐藤 健一を削除');
+
+    // The shared Dialog: the form's close icon asks before discarding.
+    await open(page, '/user/master/create');
+    await page.getByLabel('ユーザー名').fill('書きかけ');
+    await page.getByRole('link', { name: '閉じる' }).click();
+    await dialog.getByText('変更を破棄しますか？').waitFor();
+    expect(await focused(page)).toBe('データを破棄');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('編集を続ける');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused(page)).toBe('データを破棄');
+    await screenshot(page, 'user-create-discard-dialog');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await focused(page)).toBe('閉じる');
+    await expect(page.getByLabel('ユーザー名').inputValue()).resolves.toBe('書きかけ');
+  });
+
+  it('loads the user group filter\'s options only when it is opened', async () => {
+    const page = await newPage(browser, { width: 1366, height: 900 });
+    await login(page, 'admin');
+    await open(page, '/user/master');
+    await page.getByText('絞り込み').first().click();
+    const select = page.getByLabel('ユーザーグループ', { exact: true });
+    expect(await select.locator('option').count()).toBe(1); // 未選択 only
+    const loaded = page.waitForResponse((response) => response.url().includes('/resources/usergroup-choices'));
+    await select.focus();
+    await loaded;
+    await expect.poll(() => select.locator('option').count()).toBeGreaterThan(1);
+    await select.selectOption({ index: 1 });
+    await page.waitForURL((url) => url.searchParams.has('usergroup_id'));
+    await screenshot(page, 'user-master-group-filter');
+  });
+
+  it('without JavaScript: 有効 hides the notify and alert controls, an inactive save ignores them, and enabling shows them to choose', async () => {
+    const context = await newContext(browser, { javaScriptEnabled: false });
+    const page = await context.newPage();
+    await login(page, 'admin');
+
+    // The group filter without JavaScript: a name search fills the select with the matches.
+    await page.goto('/user/master');
+    await page.getByText('絞り込み').first().click();
+    await page.getByLabel('ユーザーグループ名で候補を検索').fill('店舗');
+    await page.getByRole('button', { name: '検索', exact: true }).click();
+    await page.waitForLoadState('load');
+    expect(await page.getByLabel('ユーザーグループ', { exact: true }).locator('option').count()).toBeGreaterThan(1);
+
+    await page.goto('/user/master/create');
+    await page.getByLabel('ユーザーグループ 1').selectOption({ index: 1 });
+    await page.getByLabel('ユーザー名').fill('E2E 無効');
+    await page.getByLabel('会社').selectOption({ index: 1 });
+    await page.getByLabel('ログインID').fill('e2eum03');
+    await page.getByLabel('メールアドレス1').fill('e2eum03@example.com');
+    expect(await page.getByLabel('ユーザーに通知する').isVisible()).toBe(true);
+    await page.getByLabel('有効にする').uncheck();
+    expect(await page.getByLabel('ユーザーに通知する').isHidden()).toBe(true);
+    expect(await page.getByLabel('発生・復旧時').isHidden()).toBe(true);
+    await screenshot(page, 'user-create-inactive-nojs');
+    await page.getByRole('button', { name: '登録' }).click();
+    await page.waitForURL('**/user/master');
+    const saved = await db.selectFrom('users').select(['user_id', 'valid_flg', 'notice_flg', 'alert_filter']).where('login_id', '=', 'e2eum03').executeTakeFirstOrThrow();
+    // The hidden controls still held notify on and 発生時のみ: an inactive user is saved without them.
+    expect(saved).toMatchObject({ valid_flg: 0, notice_flg: 0, alert_filter: 2 });
+
+    // The saved state decides what the edit page shows; checking 有効 shows the controls to choose.
+    await page.goto(`/user/master/${saved.user_id}/edit`);
+    expect(await page.getByLabel('有効にする').isChecked()).toBe(false);
+    expect(await page.getByLabel('ユーザーに通知する').isHidden()).toBe(true);
+    await page.getByLabel('有効にする').check();
+    expect(await page.getByLabel('ユーザーに通知する').isVisible()).toBe(true);
+    await page.getByLabel('ユーザーに通知する').check();
+    await page.getByLabel('発生・復旧時').check();
+    await screenshot(page, 'user-edit-enabled-nojs');
+    await page.getByRole('button', { name: '保存' }).click();
+    await page.waitForURL('**/user/master');
+    expect(await db.selectFrom('users').select(['valid_flg', 'notice_flg', 'alert_filter']).where('user_id', '=', saved.user_id).executeTakeFirstOrThrow()).toEqual({ valid_flg: 1, notice_flg: 1, alert_filter: 0 });
+    await context.close();
   });
 });
 

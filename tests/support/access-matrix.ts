@@ -443,6 +443,26 @@ export const SAMPLES: Readonly<Record<string, Sample | readonly Sample[]>> = {
       rule: ({ caller }, derived) => (derived.allowed && !can(caller.authority!, 'storeManagement') ? refused(403, 'registering is storeManagement') : derived),
     },
   ],
+  importEquipments: { input: ({ ref, unique }) => ({ store_id: ref('store_id'), sensors: [{ serial_no: bleOfUnique(unique), equipment_name: '取込センサ', icon_kind: 3 }] }) },
+  importStores: {
+    // Administrators only, who see every chain: the store is chain A's kind with chain A's groups.
+    input: ({ world, unique }) => ({
+      stores: [
+        {
+          store_id: `IMP${unique}`,
+          store_no: String(800000 + Number(unique)),
+          store_name: `取込店 ${unique}`,
+          storegroup_id: world.chains.A.storegroup,
+          prefecture_id: 13,
+          address: '東京都港区芝公園4-2-8',
+          opening_date: '20240401',
+          usergroup: [world.chains.A.usergroup],
+          gateway_info: `GW-I${unique}`,
+          sensors: [{ serial_no: bleOfUnique(unique), equipment_name: '取込センサ', icon_kind: 3 }],
+        },
+      ],
+    }),
+  },
   listMeasureTargetKinds: { input: () => undefined },
   listUnregisteredSensors: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
   postHeardSensors: { input: ({ world }) => ({ sensors: [{ serial_no: 'C0:FF:EE:00:00:01', format: 'atc1441', temperature: 5.5, receive_sensitivity: -70, heard_at: world.readingAt }] }) },
@@ -549,6 +569,8 @@ export const CONSOLE_ROUTES: Readonly<Record<string, ConsoleRoute>> = {
   'resources/pdfjs.$.ts': { public: true, unscoped: true, params: { '*': 'build/pdf.min.mjs' } },
   'resources/sensor-today.ts': { query: ({ chain }) => ({ store_id: chain.store, equipment_id: chain.equipment }) },
   'resources/swagger-ui.$.ts': { public: true, unscoped: true, params: { '*': 'swagger-ui-bundle.js' } },
+  // The user group filters' options: scoped by the viewer's groups, not by a store.
+  'resources/usergroup-choices.ts': { permission: 'masterMenu', unscoped: true },
   'stores/store_infos.edit.tsx': {
     permission: 'storeManagement',
     form: ({ chain }) => ({

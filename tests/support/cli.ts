@@ -10,6 +10,8 @@ import type { CliContext } from '../../cli/context';
 export interface CliRun {
   code: number;
   stdout: string;
+  /** stdout as bytes (a file written with --out -). */
+  stdoutBytes: Buffer;
   stderr: string;
   /** stdout as JSON (for --json). */
   json<T = any>(): T;
@@ -27,11 +29,12 @@ export function cliSandbox(env: Record<string, string | undefined> = {}): CliSan
     configDir,
     env,
     async run(args, options = {}) {
-      let stdout = '';
+      const stdout: Buffer[] = [];
       let stderr = '';
       const answers = [...(options.answers ?? [])];
       const ctx: CliContext = {
-        stdout: (text) => void (stdout += text),
+        stdout: (text) => void stdout.push(Buffer.from(text, 'utf8')),
+        stdoutBytes: (data) => void stdout.push(Buffer.from(data)),
         stderr: (text) => void (stderr += text),
         readStdin: async () => options.stdin ?? '',
         prompt: async () => answers.shift() ?? '',
@@ -42,7 +45,9 @@ export function cliSandbox(env: Record<string, string | undefined> = {}): CliSan
         exitCode: 0,
       };
       const code = await runCli(args, ctx);
-      return { code, stdout, stderr, json: () => JSON.parse(stdout) };
+      const bytes = Buffer.concat(stdout);
+      const text = bytes.toString('utf8');
+      return { code, stdout: text, stdoutBytes: bytes, stderr, json: () => JSON.parse(text) };
     },
   };
   return sandbox;

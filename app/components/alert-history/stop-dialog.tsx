@@ -1,5 +1,6 @@
 import { Form, Link, useNavigate, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
+import { Modal } from '~/components/modal';
 import { ALERT_HISTORY_MESSAGES, type AlertHistoryRowView, STOP_COMMENT_MAX } from '~/domain/alert-history';
 
 /**
@@ -14,11 +15,8 @@ export function StopDialog({ row, cancelHref, commentError, initialComment = '' 
   const length = [...comment].length;
   const submitting = navigation.state === 'submitting' && navigation.formMethod?.toUpperCase() === 'POST';
   return (
-    <div
-      className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4"
-      onKeyDown={(event) => event.key === 'Escape' && navigate(cancelHref, { preventScrollReset: true, replace: true })}
-    >
-      <Form method="post" role="alertdialog" aria-modal="true" aria-labelledby="stop-dialog-title" className="card w-full max-w-lg p-6" preventScrollReset replace>
+    <Modal role="alertdialog" labelledBy="stop-dialog-title" panelClassName="max-w-lg p-6" onClose={() => navigate(cancelHref, { preventScrollReset: true, replace: true })}>
+      <Form method="post" preventScrollReset replace>
         <h2 id="stop-dialog-title" className="text-base font-semibold text-slate-800">
           {ALERT_HISTORY_MESSAGES.stopConfirm}
         </h2>
@@ -66,30 +64,29 @@ export function StopDialog({ row, cancelHref, commentError, initialComment = '' 
           </button>
         </div>
       </Form>
-    </div>
+    </Modal>
   );
 }
 
 /** A message with OK (the failures of 000 §8); OK is a link, so it also closes without JavaScript. */
 export function MessageDialog({ message, okHref, onOk }: { message: string; okHref?: string; onOk?: () => void }) {
+  const navigate = useNavigate();
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4">
-      <div role="alertdialog" aria-modal="true" aria-labelledby="message-dialog-text" className="card w-full max-w-sm p-6">
-        <p id="message-dialog-text" className="text-sm font-medium text-slate-800">
-          {message}
-        </p>
-        <div className="mt-6 flex justify-end">
-          {okHref ? (
-            <Link to={okHref} role="button" className="btn-primary" preventScrollReset replace>
-              OK
-            </Link>
-          ) : (
-            <button type="button" className="btn-primary" onClick={onOk} autoFocus>
-              OK
-            </button>
-          )}
-        </div>
+    <Modal role="alertdialog" labelledBy="message-dialog-text" panelClassName="max-w-sm p-6" onClose={() => (okHref ? navigate(okHref, { preventScrollReset: true, replace: true }) : onOk?.())}>
+      <p id="message-dialog-text" className="text-sm font-medium text-slate-800">
+        {message}
+      </p>
+      <div className="mt-6 flex justify-end">
+        {okHref ? (
+          <Link to={okHref} role="button" className="btn-primary" preventScrollReset replace>
+            OK
+          </Link>
+        ) : (
+          <button type="button" className="btn-primary" onClick={onOk} autoFocus>
+            OK
+          </button>
+        )}
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { rememberSensorsShowTab } from '~/components/sensors-show/remembered-tab';
 import { ALERT_STOP_MESSAGES, type AlertStopRow, slashDate } from '~/domain/alert-stop-editor';
 import { storeUrl } from '~/domain/urls';
-import { useModalKeys } from '~/components/use-modal-keys';
+import { Modal } from '~/components/modal';
 import { useStackedTable } from '~/components/page-kit';
 
 /** カレンダーに戻る: the sensors show page on its alert-stop tab (without JavaScript, on its default tab). */
@@ -87,45 +87,37 @@ export function AlertStopTable({ rows, storeId, startDate, endDate, hasSensors }
 /** The delete confirmation: a form, so it works without JavaScript; Escape or いいえ goes back to the list. */
 export function DeleteConfirmDialog({ scheduleId, cancelTo }: { scheduleId: number; cancelTo: string }) {
   const navigate = useNavigate();
-  const panel = useRef<HTMLDivElement>(null);
-  const onKeyDown = useModalKeys(panel, () => navigate(cancelTo, { preventScrollReset: true }));
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4" onKeyDown={onKeyDown}>
-      <div ref={panel} role="alertdialog" aria-modal="true" aria-labelledby="delete-title" className="card w-full max-w-md p-6">
-        <h2 id="delete-title" className="text-base font-semibold text-slate-800">削除しますか？</h2>
-        <p className="mt-2 text-sm text-slate-600">この警報停止時間を削除します。元に戻せません。</p>
-        <Form method="post" className="mt-6 flex justify-end gap-2">
-          <input type="hidden" name="intent" value="delete" />
-          <input type="hidden" name="schedule_id" value={scheduleId} />
-          <Link to={cancelTo} className="btn-secondary" preventScrollReset>
-            いいえ
-          </Link>
-          <button type="submit" className="btn-danger" autoFocus>
-            削除
-          </button>
-        </Form>
-      </div>
-    </div>
+    <Modal role="alertdialog" labelledBy="delete-title" onClose={() => navigate(cancelTo, { preventScrollReset: true })}>
+      <h2 id="delete-title" className="text-base font-semibold text-slate-800">削除しますか？</h2>
+      <p className="mt-2 text-sm text-slate-600">この警報停止時間を削除します。元に戻せません。</p>
+      <Form method="post" className="mt-6 flex justify-end gap-2">
+        <input type="hidden" name="intent" value="delete" />
+        <input type="hidden" name="schedule_id" value={scheduleId} />
+        <Link to={cancelTo} className="btn-secondary" preventScrollReset>
+          いいえ
+        </Link>
+        <button type="submit" className="btn-danger" autoFocus>
+          削除
+        </button>
+      </Form>
+    </Modal>
   );
 }
 
 /** 削除に失敗しました。 (001 §8): OK closes it and the list is reloaded. */
 export function DeleteFailedDialog({ closeTo }: { closeTo: string }) {
   const navigate = useNavigate();
-  const panel = useRef<HTMLDivElement>(null);
   const ok = useRef<HTMLAnchorElement>(null);
   useEffect(() => ok.current?.focus(), []);
-  const onKeyDown = useModalKeys(panel, () => navigate(closeTo));
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4" onKeyDown={onKeyDown}>
-      <div ref={panel} role="alertdialog" aria-modal="true" aria-labelledby="delete-failed" className="card w-full max-w-md p-6">
-        <h2 id="delete-failed" className="text-base font-semibold text-slate-800">{ALERT_STOP_MESSAGES.deleteFailed}</h2>
-        <div className="mt-6 flex justify-end">
-          <Link ref={ok} to={closeTo} className="btn-primary">
-            OK
-          </Link>
-        </div>
+    <Modal role="alertdialog" labelledBy="delete-failed" onClose={() => navigate(closeTo)}>
+      <h2 id="delete-failed" className="text-base font-semibold text-slate-800">{ALERT_STOP_MESSAGES.deleteFailed}</h2>
+      <div className="mt-6 flex justify-end">
+        <Link ref={ok} to={closeTo} className="btn-primary">
+          OK
+        </Link>
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -1,6 +1,7 @@
 import { Form, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { CloseIcon, DownloadIcon, GearIcon } from '~/components/icons';
+import { Modal } from '~/components/modal';
 import { StatusBar } from '~/components/status-bar';
 import { DIAGRAM_ACCEPT } from '~/domain/diagram';
 import { diagramImageUrl } from './diagram-image';
@@ -28,41 +29,39 @@ export function DiagramSettings({ diagrams, currentDiagramId, error, initiallyOp
         <GearIcon className="h-6 w-6" />
       </button>
       {open && (
-        <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4" onClick={() => setOpen(false)}>
-          <div role="dialog" aria-modal="true" aria-labelledby="diagram-settings-title" className="card w-full max-w-lg" onClick={(event) => event.stopPropagation()}>
-            <div className="flex items-center justify-between border-b border-slate-200 px-5 py-3">
-              <h2 id="diagram-settings-title" className="text-base font-semibold text-slate-800">
-                店舗図面の設定
-              </h2>
-              <button type="button" aria-label="閉じる" className="rounded-full p-1 text-slate-500 hover:bg-slate-100" onClick={() => setOpen(false)}>
-                <CloseIcon className="h-5 w-5" />
-              </button>
-            </div>
-            <div role="tablist" aria-label="店舗図面の設定" className="flex gap-1 border-b border-slate-200 px-5">
-              {(
-                [
-                  ['template', 'テンプレート選択'],
-                  ['upload', '図面アップロード'],
-                ] as const
-              ).map(([key, label]) => (
-                <button
-                  key={key}
-                  type="button"
-                  role="tab"
-                  aria-selected={tab === key}
-                  className={`-mb-px border-b-2 px-3 py-2 text-sm font-semibold ${tab === key ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-500 hover:text-slate-700'}`}
-                  onClick={() => setTab(key)}
-                >
-                  {label}
-                </button>
-              ))}
-            </div>
-            <div className="p-5" role="tabpanel">
-              <StatusBar tone="error" message={error} />
-              {tab === 'template' ? <TemplateTab diagrams={diagrams} currentDiagramId={currentDiagramId} /> : <UploadTab />}
-            </div>
+        <Modal labelledBy="diagram-settings-title" panelClassName="max-w-lg" closeOnBackdrop onClose={() => setOpen(false)}>
+          <div className="flex items-center justify-between border-b border-slate-200 px-5 py-3">
+            <h2 id="diagram-settings-title" className="text-base font-semibold text-slate-800">
+              店舗図面の設定
+            </h2>
+            <button type="button" aria-label="閉じる" className="rounded-full p-1 text-slate-500 hover:bg-slate-100" onClick={() => setOpen(false)}>
+              <CloseIcon className="h-5 w-5" />
+            </button>
           </div>
-        </div>
+          <div role="tablist" aria-label="店舗図面の設定" className="flex gap-1 border-b border-slate-200 px-5">
+            {(
+              [
+                ['template', 'テンプレート選択'],
+                ['upload', '図面アップロード'],
+              ] as const
+            ).map(([key, label]) => (
+              <button
+                key={key}
+                type="button"
+                role="tab"
+                aria-selected={tab === key}
+                className={`-mb-px border-b-2 px-3 py-2 text-sm font-semibold ${tab === key ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-500 hover:text-slate-700'}`}
+                onClick={() => setTab(key)}
+              >
+                {label}
+              </button>
+            ))}
+          </div>
+          <div className="p-5" role="tabpanel">
+            <StatusBar tone="error" message={error} />
+            {tab === 'template' ? <TemplateTab diagrams={diagrams} currentDiagramId={currentDiagramId} /> : <UploadTab />}
+          </div>
+        </Modal>
       )}
     </>
   );

@@ -16,7 +16,7 @@ export interface ViewerSensor extends MarkerSensor {
  * hides the markers; the edit link is for non-store users. Reused by the sensors show page's
  * diagram tab.
  */
-export function StoreDiagramView({ diagram, sensors, editHref }: { diagram: DiagramSource; sensors: readonly ViewerSensor[]; editHref: string | null }) {
+export function StoreDiagramView({ diagram, sensors, stale, editHref }: { diagram: DiagramSource; sensors: readonly ViewerSensor[]; stale: Record<number, string>; editHref: string | null }) {
   const [showSensors, setShowSensors] = useState(true);
   const shown = shownOnDiagram(sensors);
   const unplaced = sensors.length - sensors.filter((sensor) => sensor.positionX !== 0 || sensor.positionY !== 0).length;
@@ -41,7 +41,7 @@ export function StoreDiagramView({ diagram, sensors, editHref }: { diagram: Diag
         {showSensors &&
           shown.map((sensor) => (
             <MapPin key={sensor.equipmentId} x={sensor.positionX} y={sensor.positionY} label={sensor.equipmentName}>
-              <SensorMarker sensor={sensor} />
+              <SensorMarker sensor={sensor} staleAge={stale[sensor.equipmentId]} />
             </MapPin>
           ))}
       </FloorMap>

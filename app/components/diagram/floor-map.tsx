@@ -87,6 +87,10 @@ export function FloorMap({ diagram, children, onMapClick, popover, onViewChange,
         ref={viewport}
         className="flex w-full overflow-auto rounded-lg border border-slate-200 bg-slate-50"
         style={{ aspectRatio: ASPECT }}
+        // A zoomed plan scrolls: the keyboard must be able to reach and scroll it too (WCAG 2.1.1).
+        tabIndex={0}
+        role="region"
+        aria-label="図面（拡大時はスクロール）"
         onScroll={() => {
           placePopover();
           if (popover) onViewChange?.();

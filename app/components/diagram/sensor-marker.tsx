@@ -1,6 +1,7 @@
 import { FurnitureIcon, WarningIcon } from '~/components/icons';
 import { type MarkerReading, type MarkerView, markerView } from '~/domain/diagram';
 import { formatDegrees } from '~/domain/format';
+import { StaleReading } from '~/components/sensors/stale-reading';
 
 export interface MarkerSensor extends MarkerReading {
   equipmentId: number;
@@ -27,7 +28,7 @@ const TEXT: Record<MarkerView['tone'], string> = {
  * A sensor on the store diagram: its temperature, name and furniture icon in a card bordered
  * by its status colour; over its limits the temperature turns red on a red tint.
  */
-export function SensorMarker({ sensor }: { sensor: MarkerSensor }) {
+export function SensorMarker({ sensor, staleAge }: { sensor: MarkerSensor; staleAge?: string }) {
   const view = markerView(sensor);
   const limits = `下限 ${formatDegrees(sensor.lowerLimit)} / 上限 ${formatDegrees(sensor.upperLimit)}`;
   return (
@@ -41,12 +42,13 @@ export function SensorMarker({ sensor }: { sensor: MarkerSensor }) {
     >
       <span className="flex items-center gap-1">
         <FurnitureIcon kind={sensor.iconKind} className="h-4 w-4 shrink-0 text-slate-500" />
-        <span className={`text-base font-bold leading-tight tabular-nums ${view.over ? 'text-red-600' : TEXT[view.tone]}`}>
+        <span className={`text-base font-bold leading-tight tabular-nums ${staleAge ? 'text-slate-500' : view.over ? 'text-red-700' : TEXT[view.tone]}`}>
           {view.text}
           {view.unit && <span className="ml-0.5 text-[11px] font-semibold">{view.unit}</span>}
         </span>
       </span>
       <span className="max-w-full truncate text-[11px] font-medium leading-tight text-slate-600">{sensor.equipmentName}</span>
+      <StaleReading age={staleAge} />
       {view.warning && (
         <span className="absolute -right-2.5 -top-2.5 rounded-full bg-white p-0.5 shadow">
           <WarningIcon severity={view.warning} className="h-4 w-4" title={view.alerts.join('、') || (view.warning === 2 ? '警報' : '注意')} />

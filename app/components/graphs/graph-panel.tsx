@@ -210,6 +210,7 @@ export function GraphPanel({ index, storeId, states, panel, sensors, today }: Gr
               <LazyChart
                 busy={busy}
                 message={message}
+                periodLabel={panel.label}
                 period={period}
                 sensors={chartSensors}
                 yRange={panel.yRange}

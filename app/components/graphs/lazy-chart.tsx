@@ -1,5 +1,5 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
-import { GRAPH_TEXTS, LOADING_OVERLAY_MS } from '~/domain/graph';
+import { Suspense, lazy, useEffect, useId, useState } from 'react';
+import { GRAPH_TEXTS, LOADING_OVERLAY_MS, chartSummary } from '~/domain/graph';
 import type { TemperatureChartProps } from './temperature-chart.client';
 
 // Chart.js is loaded only here, only in the browser and only when a chart is drawn: a dynamic
@@ -12,26 +12,34 @@ interface LazyChartProps extends TemperatureChartProps {
   busy: boolean;
   /** A message over the plot (no sensor checked, nothing measured). */
   message: string | null;
+  /** The period shown (the date navigation's label): part of the chart's accessible name. */
+  periodLabel: string;
 }
 
-export function LazyChart({ busy, message, ...chart }: LazyChartProps) {
+export function LazyChart({ busy, message, periodLabel, ...chart }: LazyChartProps) {
   const [mounted, setMounted] = useState(false);
+  const summaryId = useId();
   const [ready, setReady] = useState(false);
   // The chart is drawn in the browser only (canvas); the server renders the frame and the overlay.
   // eslint-disable-next-line react-hooks/set-state-in-effect
   useEffect(() => setMounted(true), []);
-  // Drawn in the browser only: before hydration (and without JavaScript) there is no overlay to clear.
-  const overlay = useOverlay(busy || !ready) && mounted;
+  // In the server's HTML too, so the area says "loading" until the chart's code has arrived and
+  // drawn (000 §9); without JavaScript the noscript message covers it.
+  const overlay = useOverlay(busy || !ready);
   return (
     <div className="relative h-full w-full">
+      {/* The chart in words, for screen readers (the canvas is a picture), from the server's HTML on. */}
+      <p id={summaryId} className="sr-only">
+        {chartSummary(chart.sensors, chart.limits)}
+      </p>
       {mounted && (
         <Suspense fallback={null}>
           <Ready onReady={setReady} />
-          <TemperatureChart {...chart} />
+          <TemperatureChart {...chart} name={GRAPH_TEXTS.chartName(periodLabel)} describedBy={summaryId} />
         </Suspense>
       )}
       <noscript>
-        <p className="absolute inset-0 flex items-center justify-center text-sm text-slate-500">{GRAPH_TEXTS.needsScript}</p>
+        <p className="absolute inset-0 z-20 flex items-center justify-center bg-white text-sm text-slate-600">{GRAPH_TEXTS.needsScript}</p>
       </noscript>
       {mounted && message && !overlay && (
         <div className="pointer-events-none absolute inset-0 flex items-center justify-center">

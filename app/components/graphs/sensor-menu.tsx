@@ -76,7 +76,8 @@ export function SensorMenu({ sensors, selected, fieldName, hrefFor, onChange }: 
                 replace
                 title={`${label}（${ofKind.length}）`}
                 aria-label={label}
-                aria-pressed={on}
+                // A link (it works without JavaScript), so no aria-pressed: the kinds shown are the current ones.
+                aria-current={on ? 'true' : undefined}
                 onClick={(event) => {
                   event.preventDefault();
                   onChange(toggledKind(kind));

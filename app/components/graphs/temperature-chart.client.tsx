@@ -142,7 +142,13 @@ function hatch(ctx: CanvasRenderingContext2D): CanvasPattern | string {
   return hatchPattern ?? 'rgba(100, 116, 139, 0.15)';
 }
 
-export default function TemperatureChart({ period, sensors, yRange, thresholdBands, limits, limitSteps, alertStops, onPointClick }: TemperatureChartProps) {
+/** The canvas's accessible name and the id of the text that describes what it shows. */
+interface ChartLabelling {
+  name: string;
+  describedBy: string;
+}
+
+export default function TemperatureChart({ period, sensors, yRange, thresholdBands, limits, limitSteps, alertStops, onPointClick, name, describedBy }: TemperatureChartProps & ChartLabelling) {
   const axisPeriod = useMemo(() => ({ unit: period.unit, since: new Date(period.sinceMs), stepMinutes: period.stepMinutes }), [period.unit, period.sinceMs, period.stepMinutes]);
   const data = useMemo(
     () => ({
@@ -236,7 +242,7 @@ export default function TemperatureChart({ period, sensors, yRange, thresholdBan
     }),
     [axisPeriod, period.slotCount, period.stepMinutes, yRange.min, yRange.max, thresholdBands, limits, limitSteps, alertStops, sensors, onPointClick],
   );
-  return <Line data={data} options={options} plugins={[bandsPlugin]} />;
+  return <Line data={data} options={options} plugins={[bandsPlugin]} aria-label={name} aria-describedby={describedBy} />;
 }
 
 /** The measured point of a sensor that takes comments nearest to the pointer (within 12 px), if any. */

@@ -45,8 +45,9 @@ export function HaccpDayNav({ storeId, view }: { storeId: string; view: HaccpDay
 /** Each sensor of the day: limits, range, result, excursions with their corrective actions, alerts. */
 export function HaccpTable({ view }: { view: HaccpDayView }) {
   if (view.sensors.length === 0) return <p className="card px-4 py-12 text-center text-sm text-slate-500">{HACCP_TEXTS.noSensors}</p>;
+  // Scrolls sideways on a phone: focusable so the keyboard can scroll it too (WCAG 2.1.1).
   return (
-    <section className="card overflow-x-auto" aria-label="センサーごとの確認結果">
+    <section className="card overflow-x-auto" aria-label="センサーごとの確認結果" tabIndex={0}>
       <table className="w-full min-w-[760px] text-sm">
         <thead className="border-b border-slate-200 bg-slate-50 text-left text-xs font-semibold text-slate-600">
           <tr>

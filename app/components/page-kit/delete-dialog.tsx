@@ -1,5 +1,6 @@
 import { Form, Link, useNavigate } from '@remix-run/react';
-import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
+import { Modal } from '~/components/modal';
 
 export interface DeleteDialogProps {
   /** 001 §2: 'データを削除しますか？'. */
@@ -17,44 +18,23 @@ export interface DeleteDialogProps {
 /**
  * The delete confirmation of a list (001 §2: cancel / delete data). Opened by a link with the
  * row's id in the URL, so it works without JavaScript; the delete is a POST to the page's action.
- * Focus starts on cancel and stays inside the dialog; Escape cancels.
+ * Focus starts on cancel and stays inside the dialog (Modal); Escape cancels.
  */
 export function DeleteDialog({ title, message, cancelHref, fields, confirmLabel = 'データを削除', cancelLabel = 'キャンセル' }: DeleteDialogProps) {
   const navigate = useNavigate();
-  const panel = useRef<HTMLDivElement>(null);
   const cancel = useRef<HTMLAnchorElement>(null);
   useEffect(() => cancel.current?.focus(), []);
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      navigate(cancelHref, { preventScrollReset: true });
-      return;
-    }
-    if (event.key !== 'Tab' || !panel.current) return;
-    const focusable = [...panel.current.querySelectorAll<HTMLElement>('a[href], button:not([disabled])')];
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4" onKeyDown={onKeyDown}>
-      <div ref={panel} role="alertdialog" aria-modal="true" aria-labelledby="delete-dialog-title" className="card w-full max-w-md p-6">
-        <h2 id="delete-dialog-title" className="text-base font-semibold text-slate-800">{title}</h2>
-        {message && <p className="mt-2 text-sm text-slate-600">{message}</p>}
-        <Form method="post" className="mt-6 flex justify-end gap-2">
-          {Object.entries(fields).map(([name, value]) => (
-            <input key={name} type="hidden" name={name} value={value} />
-          ))}
-          <Link ref={cancel} to={cancelHref} className="btn-secondary" preventScrollReset>{cancelLabel}</Link>
-          <button type="submit" className="btn-danger">{confirmLabel}</button>
-        </Form>
-      </div>
-    </div>
+    <Modal role="alertdialog" labelledBy="delete-dialog-title" onClose={() => navigate(cancelHref, { preventScrollReset: true })}>
+      <h2 id="delete-dialog-title" className="text-base font-semibold text-slate-800">{title}</h2>
+      {message && <p className="mt-2 text-sm text-slate-600">{message}</p>}
+      <Form method="post" className="mt-6 flex justify-end gap-2">
+        {Object.entries(fields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <Link ref={cancel} to={cancelHref} className="btn-secondary" preventScrollReset>{cancelLabel}</Link>
+        <button type="submit" className="btn-danger">{confirmLabel}</button>
+      </Form>
+    </Modal>
   );
 }

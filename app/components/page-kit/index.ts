@@ -6,6 +6,6 @@ export { ListSection, type ListSectionProps, pageRange } from './list-section';
 export { StorePage, StorePageHeader, useStoreHeader } from './store-page';
 export { Page } from '~/components/page';
 export { DeleteDialog, type DeleteDialogProps } from './delete-dialog';
-export { FilterSelect, ListFilters, type ListFiltersProps, useListHref } from './list-filters';
+export { FilterSelect, FilterText, ListFilters, type ListFiltersProps, useListHref } from './list-filters';
 export { type MasterRow, MasterTable } from './master-table';
 export { useStackedTable } from './stacked-table';

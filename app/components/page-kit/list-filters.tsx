@@ -1,4 +1,4 @@
-import { Form, Link, useSearchParams, useSubmit } from '@remix-run/react';
+import { Form, Link, useFetcher, useSearchParams, useSubmit } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { FilterIcon, PlusIcon, SearchIcon } from '~/components/icons';
 import { DELETE_FAILED_PARAM } from '~/domain/master-schemas';
@@ -54,17 +54,70 @@ export function ListFilters({ search, filters, filtersOpen = false, add }: ListF
   );
 }
 
+export interface FilterOption {
+  value: string;
+  label: string;
+}
+
+export interface FilterSelectProps {
+  name: string;
+  label: string;
+  value: string;
+  /** The options rendered with the page; with `source`, only the chosen one (and a search's matches). */
+  options: readonly FilterOption[];
+  /**
+   * For a long list (5,000 user groups): where the whole list of options is fetched from when the
+   * select is first pointed at or focused, so that the page does not read and send it each time.
+   */
+  source?: string;
+  /**
+   * Without JavaScript the options cannot be fetched: a text box (this parameter) narrows the
+   * options the server renders instead (the filter row's 検索 sends it).
+   */
+  search?: { name: string; value: string; label: string };
+}
+
 /** A select of the filter row, its first option unselected (001 §2). */
-export function FilterSelect({ name, label, value, options }: { name: string; label: string; value: string; options: readonly { value: string; label: string }[] }) {
+export function FilterSelect({ name, label, value, options, source, search }: FilterSelectProps) {
+  const fetcher = useFetcher<FilterOption[]>();
+  const loadAll = () => {
+    if (source && fetcher.state === 'idle' && fetcher.data === undefined) fetcher.load(source);
+  };
+  const shown = fetcher.data ?? options;
   return (
     <div className="min-w-[12rem]">
       <label htmlFor={`filter-${name}`} className="label">{label}</label>
-      <select id={`filter-${name}`} name={name} defaultValue={value} className="input">
+      <select
+        id={`filter-${name}`}
+        name={name}
+        defaultValue={value}
+        className="input"
+        onPointerEnter={loadAll}
+        onPointerDown={loadAll}
+        onFocus={loadAll}
+        aria-busy={fetcher.state === 'loading' || undefined}
+      >
         <option value="">未選択</option>
-        {options.map((option) => (
+        {shown.map((option) => (
           <option key={option.value} value={option.value}>{option.label}</option>
         ))}
       </select>
+      {search && (
+        <noscript>
+          <label htmlFor={`filter-${search.name}`} className="label mt-2">{search.label}</label>
+          <input id={`filter-${search.name}`} type="search" name={search.name} defaultValue={search.value} className="input" />
+        </noscript>
+      )}
+    </div>
+  );
+}
+
+/** A text box of the filter row: Enter searches (001 §2: mail address, user ID). */
+export function FilterText({ name, label, value, inputMode }: { name: string; label: string; value: string; inputMode?: 'numeric' }) {
+  return (
+    <div className="min-w-[12rem]">
+      <label htmlFor={`filter-${name}`} className="label">{label}</label>
+      <input id={`filter-${name}`} name={name} defaultValue={value} inputMode={inputMode} className="input" placeholder="Enterで検索" enterKeyHint="search" />
     </div>
   );
 }

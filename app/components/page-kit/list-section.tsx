@@ -35,13 +35,13 @@ export function ListSection({ total, page, pageSize, summary, message, label, ch
         {total !== null && <p className="text-slate-600">{ja.listTotal(total)}</p>}
         <p className="text-slate-500">{total ? ja.listRange(first, last) : ''}</p>
         <div className="ml-auto min-w-0 max-w-full">
-          <Pagination page={page} pageCount={pageCount} />
+          <Pagination page={page} pageCount={pageCount} label={ja.pagination.above} />
         </div>
       </div>
       {message ? <p className="px-4 py-12 text-center text-sm text-slate-500">{message}</p> : children}
       {pageCount > 1 && (
         <div className="flex justify-end border-t border-slate-200 px-4 py-3">
-          <Pagination page={page} pageCount={pageCount} />
+          <Pagination page={page} pageCount={pageCount} label={ja.pagination.below} />
         </div>
       )}
     </section>

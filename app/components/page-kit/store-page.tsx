@@ -1,12 +1,34 @@
 import { useRouteLoaderData } from '@remix-run/react';
 import type { ReactNode } from 'react';
+import { WorkingStateBadge } from '~/components/store-management/working-state-badge';
+import { isRemovedStore } from '~/domain/working-state';
 
 /** The store layout route, whose loader gives every store page its store. */
-const STORE_LAYOUT_ROUTE = 'routes/_app+/stores.$storeId+/_layout';
+export const STORE_LAYOUT_ROUTE = 'routes/_app+/stores.$storeId+/_layout';
+
+interface StoreHeader {
+  storeId: string;
+  storeName: string;
+  workingState: number | null;
+}
 
 /** The store of the current /stores/{store_id}/… page, from the store layout's loader. */
-export function useStoreHeader(): { storeId: string; storeName: string } | undefined {
-  return (useRouteLoaderData(STORE_LAYOUT_ROUTE) as { store?: { storeId: string; storeName: string } } | undefined)?.store;
+export function useStoreHeader(): StoreHeader | undefined {
+  return (useRouteLoaderData(STORE_LAYOUT_ROUTE) as { store?: StoreHeader } | undefined)?.store;
+}
+
+/**
+ * The store's name above a store page's title; a removed store (撤去) carries its badge there on
+ * every page, so its last readings are never taken for a live store's (issue 11).
+ */
+export function StoreNameLine({ storeName }: { storeName: string }) {
+  const workingState = useStoreHeader()?.workingState ?? null;
+  return (
+    <p className="flex min-w-0 items-center gap-2 text-sm font-medium text-slate-500">
+      <span className="truncate">{storeName}</span>
+      {isRemovedStore(workingState) && <WorkingStateBadge state={workingState} />}
+    </p>
+  );
 }
 
 /** A store page's heading: the store name above the title, the page's actions on the right. */
@@ -15,7 +37,7 @@ export function StorePageHeader({ title, children }: { title: ReactNode; childre
   return (
     <div className="mb-5 flex flex-wrap items-end justify-between gap-4">
       <div>
-        {store && <p className="text-sm font-medium text-slate-500">{store.storeName}</p>}
+        {store && <StoreNameLine storeName={store.storeName} />}
         <h1 className="text-xl font-bold text-slate-800">{title}</h1>
       </div>
       {children}

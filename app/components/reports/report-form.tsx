@@ -1,5 +1,6 @@
-import { Form, Link, useNavigation } from '@remix-run/react';
+import { Form, Link, useNavigate, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
+import { Modal } from '~/components/modal';
 import { FormPage } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
 import { formatDate } from '~/domain/japan-time';
@@ -50,6 +51,7 @@ function Section({ title, children, error }: { title: string; children: React.Re
 /** The report create and regular report edit form (001 §2, §4, §5). Works without JavaScript; JavaScript shows only what applies. */
 export function ReportForm({ title, closeTo, initial, editing, sensors, regularCount, fields, failed, done }: ReportFormProps) {
   const navigation = useNavigation();
+  const navigate = useNavigate();
   const [values, setValues] = useState(initial);
   const set = <K extends keyof ReportFormValues>(key: K, value: ReportFormValues[K]) => setValues((old) => ({ ...old, [key]: value }));
   const regular = values.regular_report === '1';
@@ -176,14 +178,12 @@ export function ReportForm({ title, closeTo, initial, editing, sensors, regularC
         </div>
       </Form>
       {done && (
-        <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4">
-          <div role="alertdialog" aria-modal="true" aria-labelledby="report-done-title" className="card w-full max-w-md p-6">
-            <h2 id="report-done-title" className="text-base font-semibold text-slate-800">{done.message}</h2>
-            <div className="mt-6 flex justify-end">
-              <Link to={done.to} className="btn-primary" autoFocus>OK</Link>
-            </div>
+        <Modal role="alertdialog" labelledBy="report-done-title" onClose={() => navigate(done.to)}>
+          <h2 id="report-done-title" className="text-base font-semibold text-slate-800">{done.message}</h2>
+          <div className="mt-6 flex justify-end">
+            <Link to={done.to} className="btn-primary" autoFocus>OK</Link>
           </div>
-        </div>
+        </Modal>
       )}
     </FormPage>
   );

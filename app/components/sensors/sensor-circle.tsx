@@ -2,6 +2,7 @@ import { FurnitureIcon, WarningIcon } from '~/components/icons';
 import { furnitureLabel } from '~/domain/furniture-kinds';
 import { NO_BAND_COLOUR, bandStyle, colourBand, displayLimit, isOverThreshold } from '~/domain/levels';
 import { type StoreSensor, warningSeverity } from '~/domain/sensor-view';
+import { StaleReading } from './stale-reading';
 import { TemperatureText } from './temperature-text';
 
 /**
@@ -9,7 +10,7 @@ import { TemperatureText } from './temperature-text';
  * icon, the temperature, the lower and upper limits and, beside it, the warning icon; the
  * equipment name below. Over threshold, the circle turns red. A click opens the detail popup.
  */
-export function SensorCircle({ sensor, selected, onOpen }: { sensor: StoreSensor; selected: boolean; onOpen: (anchor: HTMLElement) => void }) {
+export function SensorCircle({ sensor, staleAge, selected, onOpen }: { sensor: StoreSensor; staleAge?: string; selected: boolean; onOpen: (anchor: HTMLElement) => void }) {
   const band = bandStyle(colourBand(sensor.upper_limit));
   const over = isOverThreshold(sensor.temperature, sensor.lower_limit, sensor.upper_limit);
   const severity = warningSeverity(sensor.status, sensor.temperature, sensor.alerts.map((alert) => alert.alert_id));
@@ -32,7 +33,7 @@ export function SensorCircle({ sensor, selected, onOpen }: { sensor: StoreSensor
           <span className="mb-1" style={{ color: band?.colour ?? NO_BAND_COLOUR }}>
             <FurnitureIcon kind={sensor.icon_kind} className="h-6 w-6" title={furnitureLabel(sensor.icon_kind)} />
           </span>
-          <TemperatureText temperature={sensor.temperature} over={over} />
+          <TemperatureText temperature={sensor.temperature} over={over} stale={Boolean(staleAge)} />
           <span className="mt-1.5 flex items-center gap-1 text-[11px] tabular-nums leading-none text-slate-500" aria-label={`下限 ${displayLimit(sensor.lower_limit)} 上限 ${displayLimit(sensor.upper_limit)}`}>
             <span title="下限">{displayLimit(sensor.lower_limit)}</span>
             <span aria-hidden>/</span>
@@ -48,6 +49,7 @@ export function SensorCircle({ sensor, selected, onOpen }: { sensor: StoreSensor
           {sensor.equipment_name}
           {hidden && <span className="ml-1 rounded bg-slate-200 px-1 text-[10px] text-slate-600">非表示</span>}
         </span>
+        <StaleReading age={staleAge} />
       </button>
     </li>
   );

@@ -9,6 +9,7 @@ import { type SensorToday, type StoreSensor, locationLabel, popupSide, statusTex
 import { resourceUrl, sensorGraphUrl } from '~/domain/urls';
 import { useFocusOnOpen, useModalKeys } from '~/components/use-modal-keys';
 import { Sparkline } from './sparkline';
+import { StaleReading } from './stale-reading';
 import { TemperatureText } from './temperature-text';
 
 const POPUP_WIDTH = 288;
@@ -35,7 +36,22 @@ function place(anchor: HTMLElement, height: number): Position {
  * The sensor detail popup (000 §2, §4): opens beside the clicked sensor and closes on a click on
  * the backdrop, its ✕ or Escape. Today's alert count and sparkline are fetched when it opens.
  */
-export function SensorPopup({ storeId, sensor, anchor, language, onClose }: { storeId: string; sensor: StoreSensor; anchor: HTMLElement; language: Language; onClose: () => void }) {
+export function SensorPopup({
+  storeId,
+  sensor,
+  staleAge,
+  anchor,
+  language,
+  onClose,
+}: {
+  storeId: string;
+  sensor: StoreSensor;
+  /** The reading's age when it is stale (staleReadings). */
+  staleAge?: string;
+  anchor: HTMLElement;
+  language: Language;
+  onClose: () => void;
+}) {
   const panel = useRef<HTMLDivElement>(null);
   const [position, setPosition] = useState<Position | null>(null);
   const today = useFetcher<SensorToday>();
@@ -113,7 +129,7 @@ export function SensorPopup({ storeId, sensor, anchor, language, onClose }: { st
           <dl className="mt-3 grid grid-cols-[6.5rem_1fr] gap-x-2 gap-y-1.5 text-xs">
             <dt className="text-slate-500">温度</dt>
             <dd>
-              <TemperatureText temperature={sensor.temperature} over={isOverThreshold(sensor.temperature, sensor.lower_limit, sensor.upper_limit)} size="sm" />
+              <TemperatureText temperature={sensor.temperature} over={isOverThreshold(sensor.temperature, sensor.lower_limit, sensor.upper_limit)} stale={Boolean(staleAge)} size="sm" />
               <span className="ml-2 tabular-nums text-slate-400">
                 ({displayLimit(sensor.lower_limit)} / {displayLimit(sensor.upper_limit)})
               </span>
@@ -129,7 +145,12 @@ export function SensorPopup({ storeId, sensor, anchor, language, onClose }: { st
             <dt className="text-slate-500">スヌーズ時間</dt>
             <dd className="tabular-nums text-slate-700">{minutes(sensor.snoozing_time)}</dd>
             <dt className="text-slate-500">最終測定</dt>
-            <dd className="tabular-nums text-slate-700">{measuredAt ? formatDateTime(measuredAt) : MISSING_TEXT}</dd>
+            <dd className="tabular-nums text-slate-700">
+              {measuredAt ? formatDateTime(measuredAt) : MISSING_TEXT}
+              <span className="ml-1.5">
+                <StaleReading age={staleAge} />
+              </span>
+            </dd>
           </dl>
           <Link
             to={sensorGraphUrl(storeId, sensor.equipment_id, day)}

@@ -5,6 +5,7 @@ import { furnitureLabel } from '~/domain/furniture-kinds';
 import { formatDateTime, parseCompact } from '~/domain/japan-time';
 import { MISSING_SIGNAL_IN_LISTS, MISSING_TEXT, NO_BAND_COLOUR, batteryLevel, bandStyle, colourBand, displayLimit, isOverThreshold, signalLevel } from '~/domain/levels';
 import { SORT_KEYS, SORT_LABELS, type SortDirection, type SortKey, type StoreSensor, alertTexts, locationLabel, nextSort, warningSeverity } from '~/domain/sensor-view';
+import { StaleReading } from './stale-reading';
 import { TemperatureText } from './temperature-text';
 import { useStackedTable } from '~/components/page-kit';
 
@@ -39,7 +40,9 @@ function SortHeader({ sortKey, sort, includeHidden, className = '' }: { sortKey:
  * The list view (000 §2): sortable kind, sensor name (location number + name) and alert columns,
  * with the reading, the limits and the battery and signal beside them. A name opens the popup.
  */
-export function SensorTable({ sensors, sort, includeHidden, language, openId, onOpen }: {
+export function SensorTable({ sensors, stale, sort, includeHidden, language, openId, onOpen }: {
+  /** The sensors whose reading is stale, with its age. */
+  stale: Record<number, string>;
   sensors: StoreSensor[];
   sort: SortState;
   includeHidden: boolean;
@@ -94,7 +97,7 @@ export function SensorTable({ sensors, sort, includeHidden, language, openId, on
                   </button>
                 </td>
                 <td className="px-3 py-2 text-right">
-                  <TemperatureText temperature={sensor.temperature} over={over} size="sm" />
+                  <TemperatureText temperature={sensor.temperature} over={over} stale={Boolean(stale[sensor.equipment_id])} size="sm" />
                 </td>
                 <td className="px-3 py-2 text-right text-xs tabular-nums text-slate-500">
                   {displayLimit(sensor.lower_limit)} / {displayLimit(sensor.upper_limit)}
@@ -113,7 +116,12 @@ export function SensorTable({ sensors, sort, includeHidden, language, openId, on
                     <SignalIcon level={signalLevel(sensor.receive_sensitivity ?? MISSING_SIGNAL_IN_LISTS)} className="h-5 w-5" />
                   </span>
                 </td>
-                <td className="whitespace-nowrap px-3 py-2 text-xs tabular-nums text-slate-500">{measuredAt ? formatDateTime(measuredAt) : MISSING_TEXT}</td>
+                <td className="whitespace-nowrap px-3 py-2 text-xs tabular-nums text-slate-500">
+                  {measuredAt ? formatDateTime(measuredAt) : MISSING_TEXT}
+                  <span className="ml-1.5">
+                    <StaleReading age={stale[sensor.equipment_id]} />
+                  </span>
+                </td>
               </tr>
             );
           })}

@@ -1,5 +1,6 @@
 import { Link } from '@remix-run/react';
 import { Glyph, type IconProps } from '~/components/icons';
+import { StoreNameLine } from '~/components/page-kit/store-page';
 import { BandLegend } from './band-legend';
 import { storeUrl } from '~/domain/urls';
 
@@ -43,7 +44,7 @@ export function SensorViewHeader({ storeId, storeName, view, includeHidden, coun
   return (
     <header className="mb-5 flex flex-wrap items-end gap-x-6 gap-y-3">
       <div className="mr-auto min-w-0">
-        <p className="truncate text-sm font-medium text-slate-500">{storeName}</p>
+        <StoreNameLine storeName={storeName} />
         <h1 className="text-xl font-bold text-slate-800">
           センサ一覧 <span className="ml-1 text-sm font-normal text-slate-500">{count}台</span>
         </h1>

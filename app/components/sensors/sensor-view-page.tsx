@@ -14,12 +14,15 @@ type Popup = ReturnType<typeof useSensorPopup>;
  */
 export function SensorViewPage({
   store,
+  stale,
   view,
   includeHidden,
   language,
   children,
 }: {
   store: StoreSensors;
+  /** The sensors whose reading is stale, with its age (staleReadings). */
+  stale: Record<number, string>;
   view: 'image' | 'list';
   includeHidden: boolean;
   language: Language;
@@ -30,7 +33,7 @@ export function SensorViewPage({
     <main className="px-4 py-6 sm:px-6">
       <SensorViewHeader storeId={store.store_id} storeName={store.store_name} view={view} includeHidden={includeHidden} count={store.sensors.length} />
       {store.sensors.length === 0 ? <EmptySensors /> : children(popup)}
-      {popup.sensor && popup.anchor && <SensorPopup storeId={store.store_id} sensor={popup.sensor} anchor={popup.anchor} language={language} onClose={popup.close} />}
+      {popup.sensor && popup.anchor && <SensorPopup storeId={store.store_id} sensor={popup.sensor} staleAge={stale[popup.sensor.equipment_id]} anchor={popup.anchor} language={language} onClose={popup.close} />}
     </main>
   );
 }

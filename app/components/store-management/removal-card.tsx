@@ -1,6 +1,7 @@
 import { Form, Link, useNavigate, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { RemoveBoxIcon } from '~/components/icons';
+import { Modal } from '~/components/modal';
 import { STORE_MESSAGES } from '~/domain/store-schemas';
 
 interface RemovalProps {
@@ -63,29 +64,27 @@ function RemovalConfirm({ gatewayInfo, pagePath, fromUrl, onCancel, onSubmit }: 
   const navigate = useNavigate();
   const cancel = () => (fromUrl ? navigate(pagePath, { replace: true }) : onCancel());
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4" onKeyDown={(event) => event.key === 'Escape' && cancel()}>
-      <div role="alertdialog" aria-modal="true" aria-labelledby="removal-confirm-title" className="card w-full max-w-md p-6">
-        <h2 id="removal-confirm-title" className="text-base font-semibold text-slate-800">{STORE_MESSAGES.removalConfirm}</h2>
-        <p className="mt-2 text-sm text-slate-600">
-          ゲートウェイ <span className="font-mono">{gatewayInfo}</span> の通信を停止し、店舗を撤去状態にします。
-        </p>
-        <Form method="post" action={pagePath} className="mt-6 flex justify-end gap-2" onSubmit={onSubmit}>
-          <input type="hidden" name="gateway_info" value={gatewayInfo} />
-          <Link
-            to={pagePath}
-            className="btn-secondary"
-            onClick={(event) => {
-              event.preventDefault();
-              cancel();
-            }}
-          >
-            キャンセル
-          </Link>
-          <button type="submit" name="intent" value="removal" className="btn-danger" disabled={navigation.state !== 'idle'} autoFocus>
-            撤去する
-          </button>
-        </Form>
-      </div>
-    </div>
+    <Modal role="alertdialog" labelledBy="removal-confirm-title" onClose={cancel}>
+      <h2 id="removal-confirm-title" className="text-base font-semibold text-slate-800">{STORE_MESSAGES.removalConfirm}</h2>
+      <p className="mt-2 text-sm text-slate-600">
+        ゲートウェイ <span className="font-mono">{gatewayInfo}</span> の通信を停止し、店舗を撤去状態にします。
+      </p>
+      <Form method="post" action={pagePath} className="mt-6 flex justify-end gap-2" onSubmit={onSubmit}>
+        <input type="hidden" name="gateway_info" value={gatewayInfo} />
+        <Link
+          to={pagePath}
+          className="btn-secondary"
+          onClick={(event) => {
+            event.preventDefault();
+            cancel();
+          }}
+        >
+          キャンセル
+        </Link>
+        <button type="submit" name="intent" value="removal" className="btn-danger" disabled={navigation.state !== 'idle'} autoFocus>
+          撤去する
+        </button>
+      </Form>
+    </Modal>
   );
 }

@@ -1,5 +1,6 @@
 import { Link } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
+import { Modal } from '~/components/modal';
 
 /**
  * A failure message with OK (交換に失敗しました, 撤去に失敗しました …). OK closes it and goes
@@ -12,23 +13,21 @@ export function FailureDialog({ title, message, pagePath }: { title: string; mes
   useEffect(() => okRef.current?.focus(), []);
   if (!open) return null;
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4" onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
-      <div role="alertdialog" aria-modal="true" aria-labelledby="failure-title" className="card w-full max-w-md p-6">
-        <h2 id="failure-title" className="text-base font-semibold text-red-700">{title}</h2>
-        {message && <p className="mt-2 text-sm text-slate-600">{message}</p>}
-        <div className="mt-6 flex justify-end">
-          <Link
-            to={pagePath}
-            ref={okRef}
-            className="btn-primary"
-            replace
-            // Closing reloads the page's data too: a failure often means the store changed meanwhile.
-            onClick={() => setOpen(false)}
-          >
-            OK
-          </Link>
-        </div>
+    <Modal role="alertdialog" labelledBy="failure-title" onClose={() => setOpen(false)}>
+      <h2 id="failure-title" className="text-base font-semibold text-red-700">{title}</h2>
+      {message && <p className="mt-2 text-sm text-slate-600">{message}</p>}
+      <div className="mt-6 flex justify-end">
+        <Link
+          to={pagePath}
+          ref={okRef}
+          className="btn-primary"
+          replace
+          // Closing reloads the page's data too: a failure often means the store changed meanwhile.
+          onClick={() => setOpen(false)}
+        >
+          OK
+        </Link>
       </div>
-    </div>
+    </Modal>
   );
 }

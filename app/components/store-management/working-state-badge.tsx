@@ -1,4 +1,4 @@
-import { workingStateLabel } from '~/domain/store-schemas';
+import { workingStateLabel } from '~/domain/working-state';
 
 const TONES: Record<string, string> = {
   null: 'bg-slate-100 text-slate-600 ring-slate-300',

@@ -121,30 +121,31 @@ export function UserForm({ title, mode, initial, groups, companies, closeTo, fie
             ))}
           </div>
         </fieldset>
-        <div className="space-y-3 rounded-md border border-slate-200 p-4">
+        {/* The notify and alert-mail controls show only while 有効 is checked: a CSS rule on the
+            checkbox's state, so it holds with and without JavaScript. Sent while hidden, they are
+            ignored: an inactive user is saved with notice_flg 0 and alert_filter 2 (001 §4). */}
+        <div className="group/enable space-y-3 rounded-md border border-slate-200 p-4">
           <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
-            <input type="checkbox" name="valid_flg" value="1" checked={values.valid_flg === 1} onChange={(event) => setValues((current) => ({ ...current, valid_flg: event.target.checked ? 1 : 0 }))} />
+            <input id="user-enabled" type="checkbox" name="valid_flg" value="1" checked={values.valid_flg === 1} onChange={(event) => setValues((current) => ({ ...current, valid_flg: event.target.checked ? 1 : 0 }))} />
             有効にする
           </label>
-          {values.valid_flg === 1 && (
-            <>
-              <label className="flex items-center gap-2 text-sm text-slate-700">
-                <input type="checkbox" name="notice_flg" value="1" checked={values.notice_flg === 1} onChange={(event) => setValues((current) => ({ ...current, notice_flg: event.target.checked ? 1 : 0 }))} />
-                ユーザーに通知する
-              </label>
-              <fieldset>
-                <legend className="label">警報メール</legend>
-                <div className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
-                  {[1, 0, 2].map((filter) => (
-                    <label key={filter} className="flex items-center gap-2">
-                      <input type="radio" name="alert_filter" value={filter} checked={values.alert_filter === filter} onChange={() => setValues((current) => ({ ...current, alert_filter: filter }))} />
-                      {ALERT_FILTER_LABELS[filter]}
-                    </label>
-                  ))}
-                </div>
-              </fieldset>
-            </>
-          )}
+          <div className="space-y-3 group-has-[#user-enabled:not(:checked)]/enable:hidden">
+            <label className="flex items-center gap-2 text-sm text-slate-700">
+              <input type="checkbox" name="notice_flg" value="1" checked={values.notice_flg === 1} onChange={(event) => setValues((current) => ({ ...current, notice_flg: event.target.checked ? 1 : 0 }))} />
+              ユーザーに通知する
+            </label>
+            <fieldset>
+              <legend className="label">警報メール</legend>
+              <div className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
+                {[1, 0, 2].map((filter) => (
+                  <label key={filter} className="flex items-center gap-2">
+                    <input type="radio" name="alert_filter" value={filter} checked={values.alert_filter === filter} onChange={() => setValues((current) => ({ ...current, alert_filter: filter }))} />
+                    {ALERT_FILTER_LABELS[filter]}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          </div>
         </div>
         <div className="flex justify-end">
           <button type="submit" name="intent" value="save" className="btn-primary" disabled={navigation.state === 'submitting'}>

@@ -9,6 +9,7 @@ import {
   SensorSaveSchema,
   UnregisteredAnswerSchema,
 } from '../sensor-settings';
+import { IMPORT_MAX_BYTES, ImportAnswerSchema, SensorImportDocumentedSchema, SensorImportRequestSchema } from '../store-import';
 import { body, defineCall, jsonAnswer, query } from './call';
 
 // Sensor settings (issue 12; 001 §3, §7): the sensors show page's list, the sensor save (create
@@ -21,6 +22,16 @@ export const listEquipments = defineCall('listEquipments', 'GET /on-reco/v1/equi
   access: { kind: 'user', permission: 'storeSettings', store: 'store_id' },
   input: query(SensorListQuerySchema),
   answer: jsonAnswer(SensorListAnswerSchema, 'The store\'s sensors, hidden and removed ones included, by location number.'),
+});
+
+export const importEquipments = defineCall('importEquipments', 'POST /on-reco/v1/equipments/import', {
+  summary: 'Register many sensors of a store at once, all or nothing (onreco sensors import)',
+  description:
+    'Each sensor as the sensor registration takes it. A serial the store has is left as it is, so importing the same sensors twice changes nothing. Any refusal is 400 with fields named sensors.<j>.<field>, and nothing is written; dry_run answers what would be registered. Decision 153.',
+  access: { kind: 'user', permission: 'storeManagement', store: 'store_id' },
+  input: body(SensorImportRequestSchema, { encoding: 'json-gzip', maxBytes: IMPORT_MAX_BYTES, documented: SensorImportDocumentedSchema }),
+  answer: jsonAnswer(ImportAnswerSchema, 'What was registered (or, with dry_run, would be) and what the store had already.'),
+  errors: [{ status: 409, error: 'conflict', when: 'another save registered one of the serials while the import ran; nothing was written, run it again' }],
 });
 
 export const saveEquipment = defineCall('saveEquipment', 'POST /on-reco/v1/equipments', {

@@ -1,3 +1,4 @@
+import { IMPORT_MAX_BYTES, ImportAnswerSchema, StoreImportDocumentedSchema, StoreImportRequestSchema } from '../store-import';
 import { StoreListQuerySchema } from '../store-list';
 import {
   GatewayExchangeAnswerSchema,
@@ -47,6 +48,16 @@ export const saveStore = defineCall('saveStore', 'POST /on-reco/v1/stores', {
     { status: 400, error: 'invalid_request', when: 'a referenced store group, prefecture or user group does not exist, the store group is not of company_id, or the opening date of an operating store changes' },
   ],
   references: { store_id: 'store', company_id: 'company', storegroup_id: 'storegroup', usergroup: 'usergroup', prefecture_id: 'prefecture' },
+});
+
+export const importStores = defineCall('importStores', 'POST /on-reco/v1/stores/import', {
+  summary: 'Create many stores with their user groups and sensors at once, all or nothing (onreco stores import)',
+  description:
+    'Each store is the store save\'s entity (user groups by id or by name) with its sensors as the sensor registration takes them. A store_id that exists is left as it is and its new serials are registered; a serial the store has is left as it is: importing the same stores twice changes nothing. Every store and sensor is checked first; any refusal is 400 with fields named stores.<i>.<field> or stores.<i>.sensors.<j>.<field>, and nothing is written. dry_run answers what would be created. Decision 153.',
+  access: { kind: 'user', permission: 'storeImport' },
+  input: body(StoreImportRequestSchema, { encoding: 'json-gzip', maxBytes: IMPORT_MAX_BYTES, documented: StoreImportDocumentedSchema }),
+  answer: jsonAnswer(ImportAnswerSchema, 'What was created (or, with dry_run, would be) and what was there already, by store.'),
+  errors: [{ status: 409, error: 'conflict', when: 'another save took one of the stores\' values while the import ran; nothing was written, run it again' }],
 });
 
 export const getStorePin = defineCall('getStorePin', 'GET /on-reco/v1/stores/pin', {

@@ -54,6 +54,9 @@ export const en: Texts = {
   },
   listTotal: (total: number) => `${total} in all`,
   listRange: (first: number, last: number) => `showing ${first} to ${last}`,
+  staleReading: { label: (age: string) => `value from ${age}`, hint: 'No reading since the no-communication threshold: not the current temperature.' },
+  skipToContent: 'Skip to the page content',
+  pagination: { label: 'Pages', above: 'Pages (above the list)', below: 'Pages (below the list)' },
   noSearchResults: 'No results',
 
   liveData: {

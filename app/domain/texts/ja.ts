@@ -67,6 +67,10 @@ export const ja = {
   /** A list page's count (001 §2: the total, and the rows shown from N to M). */
   listTotal: (total: number) => `全${total}件`,
   listRange: (first: number, last: number) => `${first}〜${last}件を表示`,
+  staleReading: { label: (age: string) => `${age}の値`, hint: '最終測定から通信なしの判定時間を過ぎています。現在の温度ではありません。' },
+  skipToContent: '本文へ移動',
+  /** The names of the pagination landmarks: two on one page must differ (WCAG landmark-unique). */
+  pagination: { label: 'ページ', above: 'ページ（一覧の上）', below: 'ページ（一覧の下）' },
   /** An empty search result (001 §2). */
   noSearchResults: '該当する検索結果はありません',
 

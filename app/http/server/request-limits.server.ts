@@ -1,6 +1,8 @@
 import type { RequestHandler } from 'express';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { postReadings } from '~/domain/api/gateway';
+import { importEquipments } from '~/domain/api/sensor-settings';
+import { importStores } from '~/domain/api/stores';
 import { MAX_DIAGRAM_UPLOAD_BYTES } from '~/domain/diagram';
 
 // Limits that hold before a request reaches Remix, its authentication or its parsing: a body
@@ -10,15 +12,19 @@ import { MAX_DIAGRAM_UPLOAD_BYTES } from '~/domain/diagram';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const MiB = 1024 * 1024;
-/** Diagram uploads (the only multipart bodies), gateway batches (as the call declares), and everything else. */
+/** Diagram uploads (the only multipart bodies), gateway batches and imports (as the calls declare), and everything else. */
 export const BODY_LIMITS = {
   upload: MAX_DIAGRAM_UPLOAD_BYTES,
   readings: postReadings.input.maxBytes ?? MiB,
+  import: importStores.input.maxBytes ?? MiB,
   other: MiB,
 } as const;
 
+const IMPORT_PATHS = new Set([importStores.path, importEquipments.path]);
+
 function bodyLimitOf(path: string, contentType: string): number {
   if (path === postReadings.path) return BODY_LIMITS.readings;
+  if (IMPORT_PATHS.has(path)) return BODY_LIMITS.import;
   if (contentType.startsWith('multipart/form-data')) return BODY_LIMITS.upload;
   return BODY_LIMITS.other;
 }

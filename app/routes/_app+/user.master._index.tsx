@@ -1,13 +1,14 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
-import { Form, Link, useLoaderData, useNavigate, useNavigation, useSearchParams } from '@remix-run/react';
-import { ListSection, Page, useStackedTable } from '~/components/page-kit';
+import { Link, useLoaderData, useSearchParams } from '@remix-run/react';
+import { DeleteDialog, FilterSelect, FilterText, ListFilters, ListSection, Page, useListHref, useStackedTable } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
 import { getDb } from '~/db/db.server';
 import { ja } from '~/domain/texts/ja';
-import { appUrl, withQuery } from '~/domain/urls';
+import { DELETE_FAILED_PARAM, GROUP_SEARCH_PARAM } from '~/domain/master-schemas';
+import { appUrl, resourceUrl, withQuery } from '~/domain/urls';
 import { ALERT_FILTER_LABELS, LANGUAGE_LABELS, USER_MESSAGES, UserDeleteSchema, UserListQuerySchema, alertFilterText } from '~/domain/user-master';
 import { requireRole } from '~/http/access.server';
-import { listAssignableGroups, listUsers } from '~/models/user-master.server';
+import { findAssignableGroups, listUsers } from '~/models/user-master.server';
 import { deleteUser } from '~/services/user-master.server';
 
 // /user/master (001 §2 User master): the users the viewer may see, 20 per page, searched by name,
@@ -21,16 +22,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const parsed = UserListQuerySchema.safeParse({ ...Object.fromEntries(url.searchParams), page_count: undefined });
   const query = parsed.success ? parsed.data : UserListQuerySchema.parse({});
+  const groupSearch = url.searchParams.get(GROUP_SEARCH_PARAM) ?? '';
   const db = getDb();
-  const [list, groups] = await Promise.all([listUsers(db, viewer, query), listAssignableGroups(db, viewer)]);
-  const confirming = Number(url.searchParams.get('confirm_delete')) || null;
+  const [list, groups] = await Promise.all([
+    listUsers(db, viewer, query),
+    // The group filter's chosen group (and a name search's matches); the rest load when it is opened.
+    findAssignableGroups(db, viewer, { selectedId: query.usergroup_id, search: groupSearch }),
+  ]);
+  const deleting = Number(url.searchParams.get('delete')) || null;
   return json({
     ...list,
     page: query.page_no,
     pageSize: query.page_count,
-    groups,
-    confirming: list.users.find((user) => user.user_id === confirming) ?? null,
-    deleteFailed: url.searchParams.has('delete_failed'),
+    groups: groups.map((group) => ({ value: String(group.usergroup_id), label: group.usergroup_name })),
+    groupSearch,
+    deleting: list.users.find((user) => user.user_id === deleting) ?? null,
+    deleteFailed: url.searchParams.has(DELETE_FAILED_PARAM),
   });
 }
 
@@ -40,85 +47,44 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = UserDeleteSchema.safeParse(form);
   const result = parsed.success ? await deleteUser(getDb(), viewer, parsed.data.user_id, new Date()) : null;
   // 001 §4, §8: after a delete (or a failed one, with its message) the search resets and page 1 loads.
-  return redirect(result?.ok ? appUrl.userMaster : withQuery(appUrl.userMaster, { delete_failed: 1 }));
+  return redirect(result?.ok ? appUrl.userMaster : withQuery(appUrl.userMaster, { [DELETE_FAILED_PARAM]: 1 }));
 }
 
 const mailsOf = (user: { mailaddress1: string | null; mailaddress2: string | null; mailaddress3: string | null }) =>
   [user.mailaddress1, user.mailaddress2, user.mailaddress3].filter((mail): mail is string => !!mail);
 
+const FILTERS = ['mailaddress', 'valid_flg', 'alert_filter', 'usergroup_id', 'user_id', GROUP_SEARCH_PARAM];
+
 export default function UserMasterPage() {
   const stack = useStackedTable();
-  const { all_count, users, page, pageSize, groups, confirming, deleteFailed } = useLoaderData<typeof loader>();
+  const { all_count, users, page, pageSize, groups, groupSearch, deleting, deleteFailed } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
-  const navigation = useNavigation();
-  const navigate = useNavigate();
+  const listHref = useListHref(appUrl.userMaster);
   const value = (name: string) => searchParams.get(name) ?? '';
-  const filtered = ['mailaddress', 'valid_flg', 'alert_filter', 'usergroup_id', 'user_id'].some((name) => value(name) !== '');
-  const cancelHref = (() => {
-    const next = new URLSearchParams(searchParams);
-    next.delete('confirm_delete');
-    return `?${next}`;
-  })();
-  const deleteHref = (userId: number) => {
-    const next = new URLSearchParams(searchParams);
-    next.set('confirm_delete', String(userId));
-    return `?${next}`;
-  };
   return (
-    <Page
-      title="ユーザー一覧"
-      actions={
-        <Link to={appUrl.userCreate} className="btn-primary">
-          新規追加
-        </Link>
-      }
-    >
+    <Page title="ユーザー一覧">
       <StatusBar tone="error" message={deleteFailed ? USER_MESSAGES.deleteFailed : null} />
-      <Form method="get" className="card mb-4 space-y-3 p-4" role="search">
-        <div className="flex flex-wrap items-center gap-3">
-          <input type="search" name="user_name" defaultValue={value('user_name')} placeholder="ユーザー名検索" aria-label="ユーザー名検索" className="input max-w-xs" />
-          <button type="submit" className="btn-secondary">検索</button>
-        </div>
-        <details open={filtered} className="text-sm">
-          <summary className="cursor-pointer select-none font-medium text-slate-600">絞り込み</summary>
-          <div className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
-            <label className="block">
-              <span className="label">メールアドレス</span>
-              <input name="mailaddress" defaultValue={value('mailaddress')} className="input" placeholder="Enterで検索" />
-            </label>
-            <label className="block">
-              <span className="label">有効</span>
-              <select name="valid_flg" defaultValue={value('valid_flg')} className="input" onChange={(event) => event.currentTarget.form?.requestSubmit()}>
-                <option value="">未選択</option>
-                <option value="0">無効</option>
-                <option value="1">有効</option>
-              </select>
-            </label>
-            <label className="block">
-              <span className="label">警報</span>
-              <select name="alert_filter" defaultValue={value('alert_filter')} className="input" onChange={(event) => event.currentTarget.form?.requestSubmit()}>
-                <option value="">未選択</option>
-                {[0, 1, 2].map((filter) => (
-                  <option key={filter} value={filter}>{ALERT_FILTER_LABELS[filter]}</option>
-                ))}
-              </select>
-            </label>
-            <label className="block">
-              <span className="label">ユーザーグループ</span>
-              <select name="usergroup_id" defaultValue={value('usergroup_id')} className="input" onChange={(event) => event.currentTarget.form?.requestSubmit()}>
-                <option value="">未選択</option>
-                {groups.map((group) => (
-                  <option key={group.usergroup_id} value={group.usergroup_id}>{group.usergroup_name}</option>
-                ))}
-              </select>
-            </label>
-            <label className="block">
-              <span className="label">ユーザーID</span>
-              <input name="user_id" defaultValue={value('user_id')} inputMode="numeric" className="input" placeholder="Enterで検索" />
-            </label>
-          </div>
-        </details>
-      </Form>
+      <ListFilters
+        search={{ name: 'user_name', value: value('user_name'), placeholder: 'ユーザー名検索', label: 'ユーザー名検索' }}
+        filtersOpen={FILTERS.some((name) => value(name) !== '')}
+        add={{ to: appUrl.userCreate, label: '新規追加' }}
+        filters={
+          <>
+            <FilterText name="mailaddress" label="メールアドレス" value={value('mailaddress')} />
+            <FilterSelect name="valid_flg" label="有効" value={value('valid_flg')} options={VALID_OPTIONS} />
+            <FilterSelect name="alert_filter" label="警報" value={value('alert_filter')} options={ALERT_OPTIONS} />
+            <FilterSelect
+              name="usergroup_id"
+              label="ユーザーグループ"
+              value={value('usergroup_id')}
+              options={groups}
+              source={resourceUrl.usergroupChoices}
+              search={{ name: GROUP_SEARCH_PARAM, value: groupSearch, label: 'ユーザーグループ名で候補を検索' }}
+            />
+            <FilterText name="user_id" label="ユーザーID" value={value('user_id')} inputMode="numeric" />
+          </>
+        }
+      />
       <ListSection total={all_count} page={page} pageSize={pageSize} message={users.length === 0 ? ja.noSearchResults : null} label="ユーザー一覧">
         <div className="overflow-x-auto">
           <table ref={stack} className="table-stack w-full text-left text-sm">
@@ -154,7 +120,7 @@ export default function UserMasterPage() {
                     <Link to={appUrl.userEdit(user.user_id)} className="btn-secondary px-3 py-1">編集</Link>
                   </td>
                   <td className="px-4 py-3">
-                    <Link to={deleteHref(user.user_id)} className="btn-secondary px-3 py-1 text-red-600" preventScrollReset aria-label={`${user.user_name}を削除`}>削除</Link>
+                    <Link to={listHref({ delete: String(user.user_id) })} className="btn-secondary px-3 py-1 text-red-600" preventScrollReset aria-label={`${user.user_name}を削除`}>削除</Link>
                   </td>
                 </tr>
               ))}
@@ -162,19 +128,20 @@ export default function UserMasterPage() {
           </table>
         </div>
       </ListSection>
-      {confirming && (
-        <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4" onKeyDown={(event) => event.key === 'Escape' && navigate(cancelHref, { preventScrollReset: true })}>
-          <div role="alertdialog" aria-modal="true" aria-labelledby="delete-title" className="card w-full max-w-md p-6">
-            <h2 id="delete-title" className="text-base font-semibold text-slate-800">{USER_MESSAGES.deleteConfirm}</h2>
-            <p className="mt-2 text-sm text-slate-600">{confirming.user_name}（{confirming.login_id}）</p>
-            <Form method="post" className="mt-6 flex justify-end gap-2">
-              <input type="hidden" name="user_id" value={confirming.user_id} />
-              <Link to={cancelHref} className="btn-secondary" preventScrollReset>キャンセル</Link>
-              <button type="submit" className="btn-danger" autoFocus disabled={navigation.state === 'submitting'}>データを削除</button>
-            </Form>
-          </div>
-        </div>
+      {deleting && (
+        <DeleteDialog
+          title={USER_MESSAGES.deleteConfirm}
+          message={`${deleting.user_name}（${deleting.login_id}）`}
+          cancelHref={listHref({ delete: null })}
+          fields={{ user_id: String(deleting.user_id) }}
+        />
       )}
     </Page>
   );
 }
+
+const VALID_OPTIONS = [
+  { value: '0', label: '無効' },
+  { value: '1', label: '有効' },
+];
+const ALERT_OPTIONS = [0, 1, 2].map((filter) => ({ value: String(filter), label: ALERT_FILTER_LABELS[filter] }));

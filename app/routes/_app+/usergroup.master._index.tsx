@@ -3,12 +3,13 @@ import { useLoaderData } from '@remix-run/react';
 import { StatusBar } from '~/components/status-bar';
 import { DeleteDialog, FilterSelect, ListFilters, ListSection, MasterTable, Page, useListHref } from '~/components/page-kit';
 import { getDb } from '~/db/db.server';
-import { DELETE_FAILED_PARAM, deleteFailureText, MASTER_PAGE_SIZE, UsergroupIdSchema, UsergroupListQuerySchema } from '~/domain/master-schemas';
+import { DELETE_FAILED_PARAM, deleteFailureText, GROUP_SEARCH_PARAM, MASTER_PAGE_SIZE, UsergroupIdSchema, UsergroupListQuerySchema } from '~/domain/master-schemas';
 import { ja } from '~/domain/texts/ja';
-import { appUrl, masterUrl } from '~/domain/urls';
+import { appUrl, masterUrl, resourceUrl } from '~/domain/urls';
 import { requireRole } from '~/http/access.server';
 import { afterDelete } from '~/http/master-forms.server';
-import { getUsergroup, listUsergroupLookup, listUsergroupPage } from '~/models/masters.server';
+import { getUsergroup, listUsergroupPage } from '~/models/masters.server';
+import { findAssignableGroups } from '~/models/user-master.server';
 import { deleteUsergroup } from '~/services/masters.server';
 
 export const meta: MetaFunction = () => [{ title: 'ユーザーグループマスタ | On-Reco' }];
@@ -22,13 +23,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = parsed.success ? parsed.data : UsergroupListQuerySchema.parse({});
   const db = getDb();
   const deleting = UsergroupIdSchema.safeParse({ usergroup_id: params.get('delete') ?? '' });
+  const groupSearch = params.get(GROUP_SEARCH_PARAM) ?? '';
   const [page, choices, target] = await Promise.all([
     listUsergroupPage(db, query),
-    listUsergroupLookup(db, viewer),
+    // The filter's chosen group (and a name search's matches); the rest load when it is opened.
+    findAssignableGroups(db, viewer, { selectedId: query.usergroup_id, search: groupSearch }),
     deleting.success ? getUsergroup(db, deleting.data.usergroup_id) : null,
   ]);
   return json({
-    query: { page_no: query.page_no, usergroup_id: query.usergroup_id ?? null, usergroup_name: query.usergroup_name ?? '' },
+    query: { page_no: query.page_no, usergroup_id: query.usergroup_id ?? null, usergroup_name: query.usergroup_name ?? '', groupSearch },
     page,
     choices,
     target,
@@ -51,8 +54,17 @@ export default function UsergroupMasterPage() {
       <StatusBar tone="error" message={failure} />
       <ListFilters
         search={{ name: 'usergroup_name', value: query.usergroup_name, placeholder: 'ユーザーグループ名で検索', label: 'ユーザーグループ名検索' }}
-        filtersOpen={query.usergroup_id !== null}
-        filters={<FilterSelect name="usergroup_id" label="ユーザーグループ" value={query.usergroup_id === null ? '' : String(query.usergroup_id)} options={choices.map((group) => ({ value: String(group.usergroup_id), label: group.usergroup_name }))} />}
+        filtersOpen={query.usergroup_id !== null || query.groupSearch !== ''}
+        filters={
+          <FilterSelect
+            name="usergroup_id"
+            label="ユーザーグループ"
+            value={query.usergroup_id === null ? '' : String(query.usergroup_id)}
+            options={choices.map((group) => ({ value: String(group.usergroup_id), label: group.usergroup_name }))}
+            source={resourceUrl.usergroupChoices}
+            search={{ name: GROUP_SEARCH_PARAM, value: query.groupSearch, label: 'ユーザーグループ名で候補を検索' }}
+          />
+        }
         add={{ to: masterUrl.usergroupCreate, label: '新規追加' }}
       />
       <ListSection label="ユーザーグループ一覧" total={page.all_count} page={query.page_no} pageSize={MASTER_PAGE_SIZE} message={page.rows.length === 0 ? ja.noSearchResults : null}>

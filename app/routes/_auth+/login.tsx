@@ -2,6 +2,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, js
 import { Form, Link, useActionData, useNavigation, useSearchParams } from '@remix-run/react';
 import { useState } from 'react';
 import { AuthCard, ErrorBar } from '~/components/auth-card';
+import { Modal } from '~/components/modal';
 import { getDb } from '~/db/db.server';
 import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-schemas';
 import { consoleAuthenticator } from '~/http/access.server';
@@ -66,15 +67,13 @@ export default function LoginPage() {
 
 function ExpiredDialog({ onClose }: { onClose: () => void }) {
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4">
-      <div role="alertdialog" aria-modal="true" aria-labelledby="expired-message" className="card w-full max-w-sm p-6" lang="ja">
-        <p id="expired-message" className="mb-6 text-sm text-slate-700">{SESSION_EXPIRED_MESSAGE}</p>
-        <div className="text-right">
-          <button type="button" className="btn-primary" onClick={onClose} autoFocus>
-            OK
-          </button>
-        </div>
+    <Modal role="alertdialog" labelledBy="expired-message" panelClassName="max-w-sm p-6" lang="ja" onClose={onClose}>
+      <p id="expired-message" className="mb-6 text-sm text-slate-700">{SESSION_EXPIRED_MESSAGE}</p>
+      <div className="text-right">
+        <button type="button" className="btn-primary" onClick={onClose} autoFocus>
+          OK
+        </button>
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -6,6 +6,7 @@ import {
   alertStopRangesInPeriod,
   axisRange,
   axisTicks,
+  chartSummary,
   bucketWindow,
   dailyRangesInPeriod,
   denseSeries,
@@ -266,5 +267,19 @@ describe('CSV rows', () => {
     expect(row).toEqual(['7', "'=冷蔵, 1", '2026/11/20 09:05:12', '4.0', '80', '-62', '扉"開放"']);
     expect(csvLine(row)).toBe(`7,"'=冷蔵, 1",2026/11/20 09:05:12,4.0,80,-62,"扉""開放"""\r\n`);
     expect(measurementCsvRow(sensor, { measuredAt: jst('2026/11/20 09:06'), temperature: null, error: true, battery: null, receiveSensitivity: null, comment: null }).slice(3)).toEqual(['ERROR', '', '', '']);
+  });
+});
+
+describe('the chart in words (issue 11)', () => {
+  it('gives each sensor shown its lowest, highest and last value, and the limits drawn', () => {
+    const sensors = [
+      { name: '冷蔵ケースA', values: [4.2, null, 3.1, 6.8, 5.0, null] },
+      { name: '冷凍庫', values: [null, null] },
+    ];
+    expect(chartSummary(sensors, [0, 10])).toBe('冷蔵ケースA: 最低 3.1℃、最高 6.8℃、最後 5.0℃。冷凍庫: この期間の計測データはありません。警報の上下限: 0.0℃、10.0℃');
+  });
+
+  it('says when no sensor is shown', () => {
+    expect(chartSummary([], [])).toBe('センサを選択してください');
   });
 });

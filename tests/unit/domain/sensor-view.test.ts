@@ -10,6 +10,8 @@ import {
   readingTemperature,
   sensorAlertCodes,
   sortDefault,
+  staleReadingAge,
+  staleReadings,
   sortSensors,
   sparkline,
   statusTexts,
@@ -167,5 +169,33 @@ describe('sparkline', () => {
 
   it('is empty without readings', () => {
     expect(sparkline([], { width: 100, height: 20 }).path).toBe('');
+  });
+});
+
+describe('stale readings (issue 11)', () => {
+  // 2026-11-24 12:00 Japan time.
+  const now = new Date('2026-11-24T03:00:00Z');
+
+  it('leaves a reading younger than the threshold unmarked, and marks one at the threshold with its age', () => {
+    expect(staleReadingAge('20261124115900', now, 60)).toBeNull();
+    expect(staleReadingAge('20261124110100', now, 60)).toBeNull();
+    expect(staleReadingAge('20261124110000', now, 60)).toBe('60分前');
+    expect(staleReadingAge('20261124100100', now, 60)).toBe('119分前');
+  });
+
+  it('says hours up to two days, then days', () => {
+    expect(staleReadingAge('20261123000000', now, 60)).toBe('36時間前');
+    expect(staleReadingAge('20261122120100', now, 60)).toBe('47時間前');
+    expect(staleReadingAge('20261121120000', now, 60)).toBe('3日前');
+  });
+
+  it('has nothing to mark without a reading', () => {
+    expect(staleReadingAge(null, now, 60)).toBeNull();
+    expect(staleReadings([[1, null], [2, '20261124115000'], [3, '20261123000000']], now, 60)).toEqual({ 3: '36時間前' });
+  });
+
+  it('follows the configured threshold', () => {
+    expect(staleReadingAge('20261124114500', now, 15)).toBe('15分前');
+    expect(staleReadingAge('20261124114500', now, 16)).toBeNull();
   });
 });

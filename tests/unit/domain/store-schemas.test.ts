@@ -10,8 +10,8 @@ import {
   pinCodeOf,
   pinEffectiveTime,
   workingStateAfterGatewayChange,
-  workingStateLabel,
 } from '~/domain/store-schemas';
+import { isRemovedStore, workingStateLabel } from '~/domain/working-state';
 
 const valid = {
   store_id: 'S001',
@@ -126,5 +126,11 @@ describe('gateway PIN', () => {
 
   it('is not held by a removed store', () => {
     expect([null, 0, 1, 2].map(canHoldPin)).toEqual([true, true, true, false]);
+  });
+});
+
+describe('isRemovedStore', () => {
+  it('is true for 撤去 (2) only', () => {
+    expect([null, 0, 1, 2].map(isRemovedStore)).toEqual([false, false, false, true]);
   });
 });

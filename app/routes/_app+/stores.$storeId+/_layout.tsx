@@ -1,5 +1,7 @@
-import { type LoaderFunctionArgs, json, redirect } from '@remix-run/node';
-import { Outlet, useLoaderData } from '@remix-run/react';
+import { type LoaderFunctionArgs, type SerializeFrom, json, redirect } from '@remix-run/node';
+import { Outlet, useLoaderData, useRouteLoaderData } from '@remix-run/react';
+import type { ReactNode } from 'react';
+import { STORE_LAYOUT_ROUTE } from '~/components/page-kit/store-page';
 import { StoreSidebar } from '~/components/layout/store-sidebar';
 import { PageError } from '~/components/page-error';
 import { keepLayoutData } from '~/components/use-live-updates';
@@ -25,18 +27,28 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export const shouldRevalidate = keepLayoutData;
 
 export default function StoreLayout() {
-  const { store, permissions } = useLoaderData<typeof loader>();
   return (
-    <div className="flex flex-1">
-      <StoreSidebar storeId={store.storeId} permissions={permissions} />
-      <div className="min-w-0 flex-1">
-        <Outlet />
-      </div>
-    </div>
+    <StoreChrome layout={useLoaderData<typeof loader>()}>
+      <Outlet />
+    </StoreChrome>
   );
 }
 
-/** The store itself could not be loaded: the header stays (each store page has its own boundary too). */
+/**
+ * A store page that failed without a boundary of its own (a 403 of the store edit, say) keeps
+ * the store sidebar when the store did load; the header stays either way.
+ */
 export function ErrorBoundary() {
-  return <PageError title="店舗" />;
+  const layout = useRouteLoaderData<typeof loader>(STORE_LAYOUT_ROUTE);
+  const body = <PageError title="店舗" />;
+  return layout ? <StoreChrome layout={layout}>{body}</StoreChrome> : body;
+}
+
+function StoreChrome({ layout, children }: { layout: SerializeFrom<typeof loader>; children: ReactNode }) {
+  return (
+    <div className="flex flex-1">
+      <StoreSidebar storeId={layout.store.storeId} permissions={layout.permissions} />
+      <div className="min-w-0 flex-1">{children}</div>
+    </div>
+  );
 }

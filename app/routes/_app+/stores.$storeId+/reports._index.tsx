@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigate, useSearchParams } from '@remix-run/react';
 import { useState } from 'react';
+import { Modal } from '~/components/modal';
 import { ListSection, StorePage } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
 import { getDb } from '~/db/db.server';
@@ -223,26 +224,24 @@ function RegularTab({ data }: { data: Data }) {
         )}
       </section>
       {confirming !== null && (
-        <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4" onKeyDown={(event) => event.key === 'Escape' && (setDeleting(null), navigate(listUrl, { replace: true }))}>
-          <div role="alertdialog" aria-modal="true" aria-labelledby="delete-title" className="card w-full max-w-md p-6">
-            <h2 id="delete-title" className="text-base font-semibold text-slate-800">{REPORT_MESSAGES.deleteConfirm}</h2>
-            <Form method="post" action={listUrl} className="mt-6 flex justify-end gap-2" onSubmit={() => setDeleting(null)}>
-              <input type="hidden" name="setting_no" value={confirming} />
-              <Link
-                to={listUrl}
-                className="btn-secondary"
-                onClick={(event) => {
-                  event.preventDefault();
-                  setDeleting(null);
-                  if (data.confirmDelete) navigate(listUrl, { replace: true });
-                }}
-              >
-                キャンセル
-              </Link>
-              <button type="submit" className="btn-danger" autoFocus>削除</button>
-            </Form>
-          </div>
-        </div>
+        <Modal role="alertdialog" labelledBy="delete-title" onClose={() => (setDeleting(null), navigate(listUrl, { replace: true }))}>
+          <h2 id="delete-title" className="text-base font-semibold text-slate-800">{REPORT_MESSAGES.deleteConfirm}</h2>
+          <Form method="post" action={listUrl} className="mt-6 flex justify-end gap-2" onSubmit={() => setDeleting(null)}>
+            <input type="hidden" name="setting_no" value={confirming} />
+            <Link
+              to={listUrl}
+              className="btn-secondary"
+              onClick={(event) => {
+                event.preventDefault();
+                setDeleting(null);
+                if (data.confirmDelete) navigate(listUrl, { replace: true });
+              }}
+            >
+              キャンセル
+            </Link>
+            <button type="submit" className="btn-danger" autoFocus>削除</button>
+          </Form>
+        </Modal>
       )}
     </div>
   );

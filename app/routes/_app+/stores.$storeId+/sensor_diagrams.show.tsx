@@ -6,7 +6,7 @@ import { StaleDataMark } from '~/components/stale-data-mark';
 import { liveClientLoader, useLiveData } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
 import { can } from '~/domain/roles';
-import { getStoreDiagram, listDiagramSensors } from '~/models/diagrams.server';
+import { loadDiagramView } from '~/services/diagrams.server';
 import { requireStoreUser } from '~/http/access.server';
 import { storeUrl } from '~/domain/urls';
 
@@ -16,23 +16,22 @@ export const meta: MetaFunction = () => [{ title: 'センサ配置図 | On-Reco'
 // temperatures (000 §2), refreshed every 60 s and on each change event of the store.
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { viewer, storeId } = await requireStoreUser(request, params);
-  const db = getDb();
-  const [diagram, sensors] = await Promise.all([getStoreDiagram(db, viewer, storeId), listDiagramSensors(db, viewer, storeId)]);
-  return json({ storeId, diagram, sensors: diagram ? sensors : [], canEdit: can(viewer.authority, 'editDiagram') });
+  const view = await loadDiagramView(getDb(), viewer, storeId);
+  return json({ storeId, ...view, canEdit: can(viewer.authority, 'editDiagram') });
 }
 
 export const clientLoader = liveClientLoader;
 
 export default function StoreDiagramPage() {
   const {
-    data: { storeId, diagram, sensors, canEdit },
+    data: { storeId, diagram, sensors, stale, canEdit },
     staleSince,
   } = useLiveData<typeof loader>();
   const editHref = canEdit ? storeUrl.diagramEdit(storeId) : null;
   return (
     <StorePage title="センサ配置図">
       <StaleDataMark since={staleSince} />
-      {diagram ? <StoreDiagramView diagram={diagram} sensors={sensors} editHref={editHref} /> : <DiagramNotRegistered registerHref={editHref} />}
+      {diagram ? <StoreDiagramView diagram={diagram} sensors={sensors} stale={stale} editHref={editHref} /> : <DiagramNotRegistered registerHref={editHref} />}
     </StorePage>
   );
 }

@@ -16,9 +16,9 @@ import { SENSORS_SHOW_TABS, parseCalendarMonth, parseSensorsShowTab } from '~/do
 import { storeUrl } from '~/domain/urls';
 import { requireStoreUser } from '~/http/access.server';
 import { scheduledDaysInMonth } from '~/models/alert-schedules.server';
-import { getStoreDiagram, listDiagramSensors } from '~/models/diagrams.server';
 import { listSettingsSensors, listUnregisteredSensors } from '~/models/sensor-settings.server';
 import { listStoreUsers } from '~/models/store-management.server';
+import { loadDiagramView } from '~/services/diagrams.server';
 
 export const meta: MetaFunction = () => [{ title: '設定 | On-Reco' }];
 
@@ -46,8 +46,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     case 'users':
       return json({ ...base, tab: 'users' as const, users: (await listStoreUsers(db, viewer, storeId)) ?? [] });
     case 'diagram': {
-      const [diagram, sensors] = await Promise.all([getStoreDiagram(db, viewer, storeId), listDiagramSensors(db, viewer, storeId)]);
-      return json({ ...base, tab: 'diagram' as const, diagram, diagramSensors: diagram ? sensors : [], canEditDiagram: can(viewer.authority, 'editDiagram') });
+      const { diagram, sensors, stale } = await loadDiagramView(db, viewer, storeId);
+      return json({ ...base, tab: 'diagram' as const, diagram, diagramSensors: sensors, stale, canEditDiagram: can(viewer.authority, 'editDiagram') });
     }
     case 'alert-stop': {
       const { year, month } = parseCalendarMonth(search.get('month'), today);
@@ -115,7 +115,7 @@ function TabBody({ data }: { data: LoaderData }) {
       return <AlertStopCalendar storeId={storeId} year={data.calendar.year} month={data.calendar.month} today={data.today} scheduledDays={data.calendar.days} />;
     case 'diagram': {
       const editHref = data.canEditDiagram ? storeUrl.diagramEdit(storeId) : null;
-      return data.diagram ? <StoreDiagramView diagram={data.diagram} sensors={data.diagramSensors} editHref={editHref} /> : <DiagramNotRegistered registerHref={editHref} />;
+      return data.diagram ? <StoreDiagramView diagram={data.diagram} sensors={data.diagramSensors} stale={data.stale} editHref={editHref} /> : <DiagramNotRegistered registerHref={editHref} />;
     }
   }
 }

@@ -8,6 +8,7 @@ import { getDb } from '~/db/db.server';
 import { SensorListQuerySchema } from '~/domain/sensor-schemas';
 import { sortSensors } from '~/domain/sensor-view';
 import { listStoreSensors } from '~/models/sensors.server';
+import { staleReadingsNow } from '~/services/silence.server';
 import { requireUser } from '~/http/access.server';
 import { searchParamsOf } from '~/http/api.server';
 import { appUrl } from '~/domain/urls';
@@ -22,21 +23,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const query = SensorListQuerySchema.parse(searchParamsOf(request));
   const store = await listStoreSensors(getDb(), viewer, { storeId: params.storeId ?? '', includeHidden: query.include_hidden });
   if (!store) throw redirect(appUrl.notFound);
-  return json({ store: { ...store, sensors: sortSensors(store.sensors, query.sort, query.order) }, sort: { key: query.sort, direction: query.order }, includeHidden: query.include_hidden, language: viewer.language });
+  const stale = staleReadingsNow(store.sensors.map((sensor) => [sensor.equipment_id, sensor.measured_at]));
+  return json({ store: { ...store, sensors: sortSensors(store.sensors, query.sort, query.order) }, stale, sort: { key: query.sort, direction: query.order }, includeHidden: query.include_hidden, language: viewer.language });
 }
 
 export const clientLoader = liveClientLoader;
 
 export default function SensorListView() {
   const {
-    data: { store, sort, includeHidden, language },
+    data: { store, stale, sort, includeHidden, language },
     staleSince,
   } = useLiveData<typeof loader>();
   return (
     <>
       <StaleDataMark since={staleSince} />
-      <SensorViewPage store={store} view="list" includeHidden={includeHidden} language={language}>
-        {(popup) => <SensorTable sensors={store.sensors} sort={sort} includeHidden={includeHidden} language={language} openId={popup.openId} onOpen={popup.show} />}
+      <SensorViewPage store={store} stale={stale} view="list" includeHidden={includeHidden} language={language}>
+        {(popup) => <SensorTable sensors={store.sensors} stale={stale} sort={sort} includeHidden={includeHidden} language={language} openId={popup.openId} onOpen={popup.show} />}
       </SensorViewPage>
     </>
   );
