@@ -1,7 +1,11 @@
 import { Link, useSearchParams } from '@remix-run/react';
+import { useEffect, useRef } from 'react';
 import { ChevronIcon, FurnitureIcon } from '~/components/icons';
 import type { CategorySelection, SensorCategory } from '~/domain/alert-history';
 import { categorySearch } from './links';
+
+/** Where the categories become a side menu (lg, as the page's layout and tailwind.css have it). */
+const SIDE_MENU_QUERY = '(min-width: 1024px)';
 
 /**
  * The side category menu: all of the store (gateway alerts included), then each furniture kind
@@ -9,13 +13,19 @@ import { categorySearch } from './links';
  */
 export function CategoryMenu({ categories, selection }: { categories: SensorCategory[]; selection: CategorySelection }) {
   const [searchParams] = useSearchParams();
+  const disclosure = useRef<HTMLDetailsElement>(null);
+  // From 1024 px the list is a side menu: open it for real once hydrated (the CSS has shown it
+  // already), so its links are in the Tab order and the accessibility tree of every browser.
+  useEffect(() => {
+    if (disclosure.current && window.matchMedia(SIDE_MENU_QUERY).matches) disclosure.current.open = true;
+  }, []);
   const single = selection.type === 'sensors' && selection.equipmentIds.length === 1 ? selection.equipmentIds[0] : null;
   const item = (active: boolean) =>
     `flex items-center gap-2 rounded-md px-2.5 py-1.5 text-sm ${active ? 'bg-brand-50 font-semibold text-brand-700' : 'text-slate-700 hover:bg-slate-100'}`;
   return (
     <nav aria-label="カテゴリ" className="card p-3">
       {/* On phones a disclosure that shows the current category (the list would push the alerts 1,500 px down); from 1024 px always open (tailwind.css). */}
-      <details className="category-disclosure">
+      <details ref={disclosure} className="category-disclosure">
         <summary className="flex min-h-11 cursor-pointer items-center gap-2 rounded-md px-2.5 text-sm text-slate-700 hover:bg-slate-100">
           <span className="text-xs font-semibold tracking-wider text-slate-500">カテゴリ</span>
           <span className="min-w-0 flex-1 truncate font-semibold text-brand-700">{selectionLabel(categories, selection)}</span>

@@ -23,6 +23,8 @@ interface FloorMapProps {
   /** Called when the view moves (zoom or scroll) while a popover is open. */
   onViewChange?: () => void;
   className?: string;
+  /** Classes of the map itself (a minimum width on phones, say). */
+  mapClassName?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ interface FloorMapProps {
  * buttons (+ / −, from −1 to 3 in steps of 1; zoom 0 fits the map to the width available) and
  * scrolling when zoomed in. Markers and clicks work in map units, whatever the zoom.
  */
-export function FloorMap({ diagram, children, onMapClick, popover, onViewChange, className = '' }: FloorMapProps) {
+export function FloorMap({ diagram, children, onMapClick, popover, onViewChange, className = '', mapClassName = '' }: FloorMapProps) {
   const [zoom, setZoom] = useState(0);
   const outer = useRef<HTMLDivElement>(null);
   const viewport = useRef<HTMLDivElement>(null);
@@ -100,7 +102,7 @@ export function FloorMap({ diagram, children, onMapClick, popover, onViewChange,
       >
         <div
           ref={map}
-          className={`relative m-auto shrink-0 bg-white ${onMapClick ? 'cursor-crosshair' : ''}`}
+          className={`relative m-auto shrink-0 bg-white ${onMapClick ? 'cursor-crosshair' : ''} ${mapClassName}`}
           style={{ width: `${scale * 100}%`, aspectRatio: ASPECT }}
           onClick={(event) => {
             if (!onMapClick) return;
