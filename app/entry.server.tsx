@@ -1,15 +1,16 @@
-import { PassThrough } from 'node:stream';
 import type { AppLoadContext, EntryContext } from '@remix-run/node';
 import { createReadableStreamFromReadable } from '@remix-run/node';
 import { RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { NonceProvider } from '~/components/nonce';
+import { withoutNulBytes } from '~/http/html-stream.server';
 import '~/http/load-context.server';
 
 // Remix's default Node entry, plus the request's CSP nonce on every inline script
 // (app/http/server/security-headers.server.ts), and a render timer that is cleared once the
-// page is done, so that a stopping server is not held for its 5 seconds.
+// page is done, so that a stopping server is not held for its 5 seconds; the HTML passes through
+// withoutNulBytes (React 18.3 pads a buffer with NULs where a character did not fit).
 
 const ABORT_DELAY = 5_000;
 
@@ -22,7 +23,7 @@ export default function handleRequest(request: Request, status: number, headers:
     const timer = setTimeout(() => abort(), ABORT_DELAY);
     const ready = () => {
       shellRendered = true;
-      const body = new PassThrough();
+      const body = withoutNulBytes();
       headers.set('Content-Type', 'text/html');
       resolve(new Response(createReadableStreamFromReadable(body), { headers, status }));
       pipe(body);

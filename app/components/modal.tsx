@@ -1,6 +1,5 @@
-import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+import { type ReactNode, useRef, useState } from 'react';
+import { useFocusOnOpen, useModalKeys } from '~/components/use-modal-keys';
 
 export interface ModalProps {
   /** Escape (and whatever the dialog's own cancel does) closes it. */
@@ -27,25 +26,10 @@ export interface ModalProps {
  */
 export function Modal({ onClose, labelledBy, role = 'dialog', panelClassName = 'max-w-md p-6', closeOnBackdrop = false, lang, children }: ModalProps) {
   const panel = useRef<HTMLDivElement>(null);
-  // Read while rendering, before any control inside takes the focus.
-  const [opener] = useState(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
-  useEffect(() => {
-    if (panel.current && !panel.current.contains(document.activeElement)) controlsOf(panel.current)[0]?.focus();
-    return () => {
-      if (opener?.isConnected && opener !== document.body) opener.focus();
-    };
-  }, [opener]);
-  const onKeyDown = useCallback(
-    (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        onClose();
-      } else if (event.key === 'Tab' && panel.current) {
-        trapTab(event, controlsOf(panel.current));
-      }
-    },
-    [onClose],
-  );
+  // Read while rendering, before any control inside takes the focus (none on the server).
+  const [opener] = useState(() => (typeof document === 'undefined' || document.activeElement === document.body ? null : (document.activeElement as HTMLElement | null)));
+  useFocusOnOpen(panel, true, opener);
+  const onKeyDown = useModalKeys(panel, onClose);
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 px-4" onKeyDown={onKeyDown} onClick={closeOnBackdrop ? onClose : undefined}>
       <div ref={panel} role={role} aria-modal="true" aria-labelledby={labelledBy} lang={lang} className={`card w-full ${panelClassName}`} onClick={closeOnBackdrop ? (event) => event.stopPropagation() : undefined}>
@@ -53,23 +37,4 @@ export function Modal({ onClose, labelledBy, role = 'dialog', panelClassName = '
       </div>
     </div>
   );
-}
-
-function controlsOf(panel: HTMLElement): HTMLElement[] {
-  return [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)];
-}
-
-/** Tab past the last control comes round to the first, Shift+Tab before the first to the last. */
-function trapTab(event: KeyboardEvent, controls: HTMLElement[]) {
-  if (controls.length === 0) return;
-  const first = controls[0];
-  const last = controls[controls.length - 1];
-  const inside = controls.includes(document.activeElement as HTMLElement);
-  if (event.shiftKey && (document.activeElement === first || !inside)) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && (document.activeElement === last || !inside)) {
-    event.preventDefault();
-    first.focus();
-  }
 }

@@ -16,17 +16,18 @@ export function Pagination({ page, pageCount, param = 'page_no', label = ja.pagi
   const from = Math.max(1, Math.min(page - 2, pageCount - 4));
   const pages = Array.from({ length: Math.min(5, pageCount) }, (_, i) => from + i);
   const cell = 'flex h-8 min-w-8 items-center justify-center rounded-md px-2 text-sm';
-  const step = (target: number, label: string, text: string) =>
+  // On a phone the first and last page links give way (‹ › and the numbers still reach them).
+  const step = (target: number, label: string, text: string, phone = true) =>
     target < 1 || target > pageCount || target === page ? (
-      <span className={`${cell} text-slate-300`} aria-hidden>{text}</span>
+      <span className={`${cell} text-slate-300 ${phone ? '' : 'max-sm:hidden'}`} aria-hidden>{text}</span>
     ) : (
-      <Link to={href(target)} aria-label={label} className={`${cell} text-slate-600 hover:bg-slate-200`} preventScrollReset>
+      <Link to={href(target)} aria-label={label} className={`${cell} text-slate-600 hover:bg-slate-200 ${phone ? '' : 'max-sm:hidden'}`} preventScrollReset>
         {text}
       </Link>
     );
   return (
-    <nav className="flex items-center gap-1" aria-label={label}>
-      {step(1, '最初のページ', '«')}
+    <nav className="flex flex-wrap items-center justify-end gap-1" aria-label={label}>
+      {step(1, '最初のページ', '«', false)}
       {step(page - 1, '前のページ', '‹')}
       {pages.map((target) =>
         target === page ? (
@@ -38,7 +39,7 @@ export function Pagination({ page, pageCount, param = 'page_no', label = ja.pagi
         ),
       )}
       {step(page + 1, '次のページ', '›')}
-      {step(pageCount, '最後のページ', '»')}
+      {step(pageCount, '最後のページ', '»', false)}
     </nav>
   );
 }

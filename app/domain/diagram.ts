@@ -64,6 +64,19 @@ export function clampZoom(zoom: number): number {
 }
 
 /** Scale of a zoom level relative to the fitted map: 2^zoom. */
+/** The map width (px) at which markers are drawn at their full size; narrower, they shrink with it. */
+const MARKER_FULL_SIZE_WIDTH = 900;
+const MARKER_MIN_SCALE = 0.4;
+
+/**
+ * The scale of the sensor markers on a map drawn `widthPx` wide: 1 on a desktop, smaller on a
+ * phone in proportion to the map (a 350 px plan would be covered by full-size markers), never
+ * below 0.4, where the temperature is still readable.
+ */
+export function markerScale(widthPx: number): number {
+  return Math.min(1, Math.max(MARKER_MIN_SCALE, widthPx / MARKER_FULL_SIZE_WIDTH));
+}
+
 export function zoomScale(zoom: number): number {
   return 2 ** clampZoom(zoom);
 }

@@ -197,6 +197,23 @@ export function tickStep(period: Pick<GraphPeriod, 'unit' | 'stepMinutes'>): num
   return period.unit === 'day' ? 60 / period.stepMinutes : (24 * 60) / period.stepMinutes;
 }
 
+/** The room one tick takes on the x axis, in px: its label ("12:00", "11/24(火)"; a month labels every other day). */
+const TICK_ROOM_PX: Record<GraphPeriod['unit'], number> = { day: 44, week: 72, month: 20 };
+/** How ticks are thinned on a narrow axis: every Nth of them, N dividing the day or the week well. */
+const TICK_THINNING = [1, 2, 3, 4, 6, 8, 12, 24];
+
+/**
+ * The slots that carry a tick on an x axis `width` px wide: every tick step (the whole hours of a
+ * day, the midnights of a week or a month), thinned on a phone so that the labels never touch.
+ */
+export function axisTicks(period: Pick<GraphPeriod, 'unit' | 'stepMinutes'>, slotCount: number, width: number): number[] {
+  const step = tickStep(period);
+  const count = Math.floor((slotCount - 1) / step) + 1;
+  const room = Math.max(2, Math.floor(width / TICK_ROOM_PX[period.unit]));
+  const every = TICK_THINNING.find((n) => Math.ceil(count / n) <= room) ?? TICK_THINNING[TICK_THINNING.length - 1];
+  return Array.from({ length: Math.ceil(count / every) }, (_, i) => i * every * step);
+}
+
 /** The period as the date navigation shows it. */
 export function periodLabel(period: GraphPeriod): string {
   const first = japanParts(period.since);

@@ -49,7 +49,7 @@ describe('監査ログ page', () => {
     const page = await newPage(browser, { width: 1366, height: 900 });
     await login(page, 'admin');
     await page.locator('summary[aria-label="システム管理"]').click();
-    await page.getByRole('menuitem', { name: '監査ログ', exact: true }).click();
+    await page.getByRole('link', { name: '監査ログ', exact: true }).click();
     await page.waitForURL('**/audit_logs');
     await page.getByRole('heading', { level: 1, name: '監査ログ' }).waitFor();
     await page.getByRole('status').filter({ hasText: '改ざんは検出されませんでした' }).waitFor();

@@ -25,7 +25,7 @@ describe('sign-in', () => {
     await expect(page.getByRole('link', { name: 'ダッシュボード' }).count()).resolves.toBe(0);
     await screenshot(page, 'dashboard-shell');
     await page.locator('summary[aria-label$="様"]').click();
-    await page.getByRole('menuitem', { name: 'ログアウト' }).click();
+    await page.getByRole('button', { name: 'ログアウト' }).click();
     await page.waitForURL('**/login');
     await page.goto('/dashboard');
     await page.waitForURL('**/login');
@@ -131,8 +131,8 @@ describe('menus per role', () => {
       expect(await page.locator('summary[aria-label="マスタ管理"]').count()).toBe(expected.master ? 1 : 0);
       expect(await page.locator('summary[aria-label="システム管理"]').count()).toBe(expected.system ? 1 : 0);
       await page.locator('summary[aria-label$="様"]').click();
-      expect(await page.getByRole('menuitem', { name: 'お知らせ作成' }).count()).toBe(expected.notice ? 1 : 0);
-      await page.getByRole('menuitem', { name: 'パスワード変更' }).waitFor();
+      expect(await page.getByRole('link', { name: 'お知らせ作成' }).count()).toBe(expected.notice ? 1 : 0);
+      await page.getByRole('link', { name: 'パスワード変更' }).waitFor();
       await screenshot(page, `account-popup-${loginId}`);
       // The server enforces the same table: the notice page is for administrators only.
       const response = await page.goto('/notifications/create');
@@ -148,12 +148,12 @@ describe('menus per role', () => {
       ['システム管理', ['会社', '店舗グループ', 'ユーザーグループ']],
     ] as const) {
       await page.locator(`summary[aria-label="${label}"]`).click();
-      for (const item of items) await page.getByRole('menuitem', { name: item, exact: true }).waitFor();
+      for (const item of items) await page.getByRole('link', { name: item, exact: true }).waitFor();
       await screenshot(page, `popup-${label}`);
       await page.keyboard.press('Escape');
     }
     await page.locator('summary[aria-label="お知らせ"]').click();
-    await page.getByText('もっと見る').or(page.getByRole('menu').getByText('お知らせ').first()).first().waitFor();
+    await page.getByText('もっと見る').or(page.getByRole('group', { name: 'お知らせ' })).first().waitFor();
     await screenshot(page, 'popup-notifications');
   });
 });

@@ -65,7 +65,7 @@ describe('ゲートウェイ一覧', () => {
     const page = await newPage(browser, { width: 1366, height: 900 });
     await login(page, 'maintenance');
     await page.locator('summary[aria-label="ゲートウェイ"]').click();
-    await page.getByRole('menuitem', { name: 'ゲートウェイ一覧' }).click();
+    await page.getByRole('link', { name: 'ゲートウェイ一覧' }).click();
     await page.getByRole('heading', { level: 1, name: 'ゲートウェイ一覧' }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(await page.getByTestId('gateway-row').count()).toBe(20);

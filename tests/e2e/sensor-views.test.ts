@@ -118,7 +118,7 @@ describe('sensor image view', () => {
     // Room right of the first circle, measured in the page as the popup measures it (scrollbar excluded).
     const room = () => first.evaluate((el) => document.documentElement.clientWidth - el.getBoundingClientRect().right);
     const sides: string[] = [];
-    for (const width of [1366, 900, 560]) {
+    for (const width of [1366, 900, 420]) {
       await page.setViewportSize({ width, height: 860 });
       await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => resolve(true))));
       const before = await room();
@@ -127,7 +127,7 @@ describe('sensor image view', () => {
       const side = await popup(page).getAttribute('data-side');
       expect(side, `width ${width}, room ${before}`).toBe(before > 300 ? 'right' : 'left');
       sides.push(side!);
-      if (width === 560) await screenshot(page, 'sensor-popup-narrow');
+      if (width === 420) await screenshot(page, 'sensor-popup-narrow');
       await page.getByTestId('sensor-popup-backdrop').click({ position: { x: 5, y: 850 } });
       await expect(popup(page).count()).resolves.toBe(0);
     }

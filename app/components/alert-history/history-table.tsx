@@ -2,6 +2,7 @@ import { Link, useNavigate, useSearchParams } from '@remix-run/react';
 import type { AlertHistoryRowView, AlertState } from '~/domain/alert-history';
 import { ALERT_STATE_LABELS } from '~/domain/alert-history';
 import { searchWith } from './links';
+import { useStackedTable } from '~/components/page-kit';
 
 const STATE_STYLE: Record<AlertState, string> = {
   active: 'bg-red-50 text-red-700 ring-red-200',
@@ -14,11 +15,12 @@ const STATE_STYLE: Record<AlertState, string> = {
  * the stop button shows only on the latest active, unstopped record of its pair (000 §4).
  */
 export function HistoryTable({ rows }: { rows: AlertHistoryRowView[] }) {
+  const stack = useStackedTable();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[40rem] text-sm">
+      <table ref={stack} className="table-stack w-full min-w-[40rem] text-sm">
         <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-500">
           <tr>
             <th className="w-32 px-3 py-2">発生日時</th>
@@ -65,7 +67,7 @@ export function HistoryTable({ rows }: { rows: AlertHistoryRowView[] }) {
                   {row.stoppable && (
                     <Link
                       to={searchWith(searchParams, { stop: String(row.id) })}
-                      className="btn-secondary px-3 py-1 text-xs text-red-700"
+                      className="btn-secondary px-3 py-1 text-xs text-red-700 max-sm:min-h-11 max-sm:px-5"
                       role="button"
                       preventScrollReset
                       onClick={(event) => event.stopPropagation()}

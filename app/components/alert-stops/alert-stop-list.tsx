@@ -4,6 +4,7 @@ import { rememberSensorsShowTab } from '~/components/sensors-show/remembered-tab
 import { ALERT_STOP_MESSAGES, type AlertStopRow, slashDate } from '~/domain/alert-stop-editor';
 import { storeUrl } from '~/domain/urls';
 import { Modal } from '~/components/modal';
+import { useStackedTable } from '~/components/page-kit';
 
 /** カレンダーに戻る: the sensors show page on its alert-stop tab (without JavaScript, on its default tab). */
 export function BackToCalendarButton({ to }: { to: string }) {
@@ -24,6 +25,7 @@ interface TableProps {
 
 /** The schedules of the range: number, type, dates, stop times (store-wide or per sensor), weekdays, edit and delete. */
 export function AlertStopTable({ rows, storeId, startDate, endDate, hasSensors }: TableProps) {
+  const stack = useStackedTable();
   const period = startDate === endDate ? slashDate(startDate) : `${slashDate(startDate)}〜${slashDate(endDate)}`;
   return (
     <section className="card" aria-label="警報停止時間">
@@ -36,7 +38,7 @@ export function AlertStopTable({ rows, storeId, startDate, endDate, hasSensors }
         <p className="px-4 py-12 text-center text-sm text-slate-500">該当する検索結果はありません</p>
       ) : (
         <div className="overflow-x-auto">
-          <table className="w-full text-sm">
+          <table ref={stack} className="table-stack w-full text-sm">
             <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-500">
               <tr>
                 <th scope="col" className="w-12 px-4 py-2">No.</th>

@@ -1,5 +1,6 @@
 import { Form } from '@remix-run/react';
 import { AUDIT_BREAK_TEXTS, AUDIT_KINDS, type AuditBreakReason, type AuditRow, type AuditVerification, AUDIT_MESSAGES, auditValueLines } from '~/domain/audit';
+import { useStackedTable } from '~/components/page-kit';
 
 // The 監査ログ page's pieces (decision 134): the chain banner, the filters (a GET form: works
 // without JavaScript, the page's URL keeps them), and the rows with a before / after disclosure.
@@ -105,9 +106,10 @@ export interface AuditRowView extends AuditRow {
 }
 
 export function AuditTable({ rows, broken }: { rows: AuditRowView[]; broken: Map<number, AuditBreakReason> }) {
+  const stack = useStackedTable();
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+      <table ref={stack} className="table-stack w-full text-left text-sm">
         <thead className="border-b border-slate-200 bg-slate-50 text-xs text-slate-500">
           <tr>
             <th scope="col" className="px-4 py-2 font-medium">監査ID</th>

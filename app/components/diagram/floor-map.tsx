@@ -1,6 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { MinusIcon, PlusIcon } from '~/components/icons';
-import { clampZoom, fromPixels, MAP_HEIGHT, MAP_WIDTH, type MapPoint, MAX_ZOOM, MIN_ZOOM, toPercent, ZOOM_STEP, zoomScale } from '~/domain/diagram';
+import { clampZoom, fromPixels, MAP_HEIGHT, MAP_WIDTH, type MapPoint, markerScale, MAX_ZOOM, MIN_ZOOM, toPercent, ZOOM_STEP, zoomScale } from '~/domain/diagram';
 import { DiagramImage, type DiagramSource } from './diagram-image';
 
 const useIsomorphicLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
@@ -23,6 +23,8 @@ interface FloorMapProps {
   /** Called when the view moves (zoom or scroll) while a popover is open. */
   onViewChange?: () => void;
   className?: string;
+  /** Classes of the map itself (a minimum width on phones, say). */
+  mapClassName?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ interface FloorMapProps {
  * buttons (+ / −, from −1 to 3 in steps of 1; zoom 0 fits the map to the width available) and
  * scrolling when zoomed in. Markers and clicks work in map units, whatever the zoom.
  */
-export function FloorMap({ diagram, children, onMapClick, popover, onViewChange, className = '' }: FloorMapProps) {
+export function FloorMap({ diagram, children, onMapClick, popover, onViewChange, className = '', mapClassName = '' }: FloorMapProps) {
   const [zoom, setZoom] = useState(0);
   const outer = useRef<HTMLDivElement>(null);
   const viewport = useRef<HTMLDivElement>(null);
@@ -70,6 +72,16 @@ export function FloorMap({ diagram, children, onMapClick, popover, onViewChange,
 
   useIsomorphicLayoutEffect(placePopover, [placePopover, zoom]);
 
+  // The markers scale with the map as drawn (the screen's width and the zoom), through a CSS
+  // variable that MapPin reads: no re-render on resize.
+  useEffect(() => {
+    const element = map.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => element.style.setProperty('--marker-scale', String(markerScale(entry.contentRect.width))));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
   const scale = zoomScale(zoom);
   return (
     <div ref={outer} className={`relative ${className}`}>
@@ -90,7 +102,7 @@ export function FloorMap({ diagram, children, onMapClick, popover, onViewChange,
       >
         <div
           ref={map}
-          className={`relative m-auto shrink-0 bg-white ${onMapClick ? 'cursor-crosshair' : ''}`}
+          className={`relative m-auto shrink-0 bg-white ${onMapClick ? 'cursor-crosshair' : ''} ${mapClassName}`}
           style={{ width: `${scale * 100}%`, aspectRatio: ASPECT }}
           onClick={(event) => {
             if (!onMapClick) return;
@@ -120,11 +132,11 @@ export function FloorMap({ diagram, children, onMapClick, popover, onViewChange,
   );
 }
 
-/** Something on the map at (x, y) map units, centred on the point. */
+/** Something on the map at (x, y) map units, centred on the point, scaled with the map (--marker-scale). */
 export function MapPin({ x, y, children, className = '', label }: { x: number; y: number; children: ReactNode; className?: string; label?: string }) {
   const { left, top } = toPercent({ x, y });
   return (
-    <div className={`absolute -translate-x-1/2 -translate-y-1/2 ${className}`} style={{ left: `${left}%`, top: `${top}%` }} aria-label={label} data-x={x} data-y={y}>
+    <div className={`absolute ${className}`} style={{ left: `${left}%`, top: `${top}%`, transform: 'translate(-50%, -50%) scale(var(--marker-scale, 1))' }} aria-label={label} data-x={x} data-y={y}>
       {children}
     </div>
   );

@@ -124,7 +124,9 @@ export function PlacementEditor({ diagram, sensors, actions }: { diagram: Diagra
         </fetcher.Form>
         {actions}
       </div>
-      <FloorMap diagram={diagram} onMapClick={(at) => setPicking({ mode: 'new', at })} popover={popover} onViewChange={close}>
+      {/* On a phone the editor's plan keeps a desktop's width inside its scroller (pan to place):
+          scaled down to 350 px its sensor buttons would overlap, too small to tap (WCAG 2.5.8). */}
+      <FloorMap diagram={diagram} onMapClick={(at) => setPicking({ mode: 'new', at })} popover={popover} onViewChange={close} mapClassName="max-sm:min-w-[1100px]">
         {ordered
           .filter((sensor) => isSensorPlaced(placements, sensor.equipmentId))
           .map((sensor) => {

@@ -141,7 +141,7 @@ export function GraphPanel({ index, storeId, states, panel, sensors, today }: Gr
               </Link>
             ))}
           </div>
-          <div className="flex items-center gap-2">
+          <div className="flex flex-wrap items-center gap-2">
             <Link to={hrefWith({ date: panel.previousDate })} preventScrollReset className={navButton}>
               <ChevronIcon direction="left" className="h-4 w-4" />
               {PREVIOUS_LABELS[panel.unit]}

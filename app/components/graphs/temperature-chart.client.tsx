@@ -2,7 +2,7 @@ import { type ActiveElement, type ChartEvent, type ChartOptions, type Plugin, ty
 import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
 import { formatDegrees } from '~/domain/format';
-import { GAUGE_MARKS, type LimitStep, type MinuteRange, type ValueBand, slotLabel, tickLabel, tickStep } from '~/domain/graph';
+import { GAUGE_MARKS, type LimitStep, type MinuteRange, type ValueBand, axisTicks, slotLabel, tickLabel } from '~/domain/graph';
 
 // The chart of one graph panel. This module (and Chart.js with it) is loaded only by the
 // temperature graph page, through React.lazy (lazy-chart.tsx): nothing here reaches the shared
@@ -188,10 +188,10 @@ export default function TemperatureChart({ period, sensors, yRange, thresholdBan
           max: period.slotCount - 1,
           grid: { color: '#eef2f7' },
           // Ticks on the whole hours (a day) or midnights (a week, a month), set here: Chart.js's own
-          // spacing stretches a step that almost divides the axis (a week's 335 slots by 48).
+          // spacing stretches a step that almost divides the axis (a week's 335 slots by 48). On a
+          // phone fewer of them (the scale's width is known by now), so the labels stay readable.
           afterBuildTicks: (scale) => {
-            const step = tickStep(axisPeriod);
-            scale.ticks = Array.from({ length: Math.floor((period.slotCount - 1) / step) + 1 }, (_, i) => ({ value: i * step }));
+            scale.ticks = axisTicks(axisPeriod, period.slotCount, scale.width).map((value) => ({ value }));
           },
           ticks: {
             autoSkip: true,

@@ -1,35 +1,64 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useFocusOnOpen, useModalKeys } from '~/components/use-modal-keys';
 
 /**
- * A header popup. A <details> element opens and closes without JavaScript; with it, a click
- * outside or Escape closes it, and opening one popup closes the others.
+ * A header menu: a disclosure (<details>: it opens and closes without JavaScript) whose panel has
+ * a title and plain links. With JavaScript, focus moves into the panel when it opens, Tab stays
+ * in the menu while it is open, Escape closes it from anywhere inside and focus returns to its
+ * button; a click outside closes it too, and opening one menu closes the others.
  */
-export function PopupMenu({ label, icon, children, onOpen, badge }: { label: string; icon?: ReactNode; children: ReactNode; onOpen?: () => void; badge?: ReactNode }) {
-  const ref = useRef<HTMLDetailsElement>(null);
-  useEffect(() => {
-    const close = (event: Event) => {
-      const details = ref.current;
-      if (!details?.open) return;
-      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !details.contains(event.target as Node)) details.open = false;
-    };
-    document.addEventListener('click', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('click', close);
-      document.removeEventListener('keydown', close);
-    };
+export function PopupMenu({ label, title = label, icon, children, onOpen, badge, labelClassName = '' }: {
+  label: string;
+  /** The open panel's heading (the label by default). */
+  title?: string;
+  icon?: ReactNode;
+  children: ReactNode;
+  onOpen?: () => void;
+  badge?: ReactNode;
+  /** Where the label's text shows (it is the button's name everywhere). */
+  labelClassName?: string;
+}) {
+  const details = useRef<HTMLDetailsElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const summary = useRef<HTMLElement>(null);
+  const titleId = useId();
+  const [open, setOpen] = useState(false);
+  const close = useCallback(() => {
+    if (details.current) details.current.open = false;
   }, []);
+  const onKeyDown = useModalKeys(details, close);
+  useFocusOnOpen(panel, open, summary);
+  useEffect(() => {
+    const closeOutside = (event: Event) => {
+      if (details.current?.open && !details.current.contains(event.target as Node)) close();
+    };
+    document.addEventListener('click', closeOutside);
+    return () => document.removeEventListener('click', closeOutside);
+  }, [close]);
   return (
-    <details ref={ref} className="relative" onToggle={(event) => event.currentTarget.open && onOpen?.()}>
+    <details
+      ref={details}
+      className="relative"
+      onKeyDown={open ? onKeyDown : undefined}
+      onToggle={(event) => {
+        const isOpen = event.currentTarget.open;
+        setOpen(isOpen);
+        if (isOpen) onOpen?.();
+      }}
+    >
       <summary
-        className="flex cursor-pointer select-none items-center gap-1.5 rounded-md px-3 py-2 text-sm font-medium text-white/90 hover:bg-white/10 hover:text-white"
+        ref={summary}
+        className="flex min-h-10 cursor-pointer select-none items-center gap-1.5 whitespace-nowrap rounded-md px-2.5 py-2 text-sm font-medium text-white/90 hover:bg-white/10 hover:text-white"
         aria-label={label}
       >
         {icon}
-        <span className="hidden md:inline">{label}</span>
+        <span className={labelClassName}>{label}</span>
         {badge}
       </summary>
-      <div className="menu-panel" role="menu">
+      <div ref={panel} className="menu-panel" role="group" aria-labelledby={titleId}>
+        <h2 id={titleId} className="border-b border-slate-100 px-4 py-2 text-xs font-semibold text-slate-500">
+          {title}
+        </h2>
         {children}
       </div>
     </details>

@@ -8,3 +8,4 @@ export { Page } from '~/components/page';
 export { DeleteDialog, type DeleteDialogProps } from './delete-dialog';
 export { FilterSelect, FilterText, ListFilters, type ListFiltersProps, useListHref } from './list-filters';
 export { type MasterRow, MasterTable } from './master-table';
+export { useStackedTable } from './stacked-table';

@@ -34,7 +34,7 @@ export function ListSection({ total, page, pageSize, summary, message, label, ch
         {summary}
         {total !== null && <p className="text-slate-600">{ja.listTotal(total)}</p>}
         <p className="text-slate-500">{total ? ja.listRange(first, last) : ''}</p>
-        <div className="ml-auto">
+        <div className="ml-auto min-w-0 max-w-full">
           <Pagination page={page} pageCount={pageCount} label={ja.pagination.above} />
         </div>
       </div>

@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { EditIcon, TrashIcon } from '~/components/icons';
+import { useStackedTable } from './stacked-table';
 
 export interface MasterRow {
   key: string;
@@ -14,10 +15,11 @@ export interface MasterRow {
 
 /** A master list's table (001 §2): the columns, then edit and delete per row. */
 export function MasterTable({ label, columns, rows }: { label: string; columns: readonly string[]; rows: readonly MasterRow[] }) {
+  const stack = useStackedTable();
   const cell = 'px-4 py-2.5 text-left';
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-sm" aria-label={label}>
+      <table ref={stack} className="table-stack w-full text-sm" aria-label={label}>
         <thead className="bg-slate-50 text-xs font-semibold text-slate-500">
           <tr>
             {columns.map((column) => (

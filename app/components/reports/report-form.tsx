@@ -123,7 +123,7 @@ export function ReportForm({ title, closeTo, initial, editing, sensors, regularC
             </div>
             <div className="flex flex-wrap items-center gap-3">
               <Choice name="interval_mode" value="times" checked={values.interval_mode === 'times'} label="時刻を指定" onChange={() => set('interval_mode', 'times')} />
-              <input aria-label="指定時刻" name="manual_times" placeholder="08:00, 12:00, 17:00" className="input w-72" value={values.manual_times} onChange={(e) => set('manual_times', e.target.value)} aria-invalid={fields.manual_times ? true : undefined} />
+              <input aria-label="指定時刻" name="manual_times" placeholder="08:00, 12:00, 17:00" className="input w-full sm:w-72" value={values.manual_times} onChange={(e) => set('manual_times', e.target.value)} aria-invalid={fields.manual_times ? true : undefined} />
               <span className="text-sm text-slate-500">最大48件</span>
             </div>
           </div>

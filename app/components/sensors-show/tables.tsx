@@ -4,6 +4,7 @@ import { furnitureLabel } from '~/domain/furniture-kinds';
 import { formatDateTime, parseCompact } from '~/domain/japan-time';
 import { type SensorListItem, type UnregisteredSensor, displayDate } from '~/domain/sensor-settings';
 import { storeUrl } from '~/domain/urls';
+import { useStackedTable } from '~/components/page-kit';
 
 // The tables of the sensors show page (001 §2): sensor info, furniture info, user info, and the
 // unregistered sensors a store's gateway hears (issue 12, store management only).
@@ -19,10 +20,11 @@ const th = 'px-3 py-2 font-semibold whitespace-nowrap';
 const td = 'px-3 py-2 align-middle';
 
 export function SensorInfoTable({ storeId, sensors }: { storeId: string; sensors: readonly SensorListItem[] }) {
+  const stack = useStackedTable();
   if (sensors.length === 0) return <p className="card px-4 py-12 text-center text-sm text-slate-500">センサが登録されていません。</p>;
   return (
     <div className="card overflow-x-auto">
-      <table className="w-full text-sm" aria-label="センサ情報">
+      <table ref={stack} className="table-stack w-full text-sm" aria-label="センサ情報">
         <thead className="bg-slate-50 text-left text-xs text-slate-500">
           <tr>
             <th scope="col" className={th}>種別</th>
@@ -79,13 +81,14 @@ export function SensorInfoTable({ storeId, sensors }: { storeId: string; sensors
 }
 
 export function UnregisteredSensors({ storeId, sensors }: { storeId: string; sensors: readonly UnregisteredSensor[] }) {
+  const stack = useStackedTable();
   return (
     <section className="card mt-6" aria-label="未登録センサ">
       <h2 className="border-b border-slate-200 px-4 py-3 text-sm font-semibold text-slate-700">未登録センサ</h2>
       {sensors.length === 0 ? (
         <p className="px-4 py-6 text-sm text-slate-500">ゲートウェイが受信している未登録のセンサはありません。</p>
       ) : (
-        <table className="w-full text-sm">
+        <table ref={stack} className="table-stack w-full text-sm">
           <thead className="bg-slate-50 text-left text-xs text-slate-500">
             <tr>
               <th scope="col" className={th}>BLEアドレス</th>
@@ -120,6 +123,7 @@ export function UnregisteredSensors({ storeId, sensors }: { storeId: string; sen
 }
 
 export function FurnitureTable({ sensors }: { sensors: readonly SensorListItem[] }) {
+  const stack = useStackedTable();
   const groups = new Map<string, { name: string; serial: string | null; sensors: SensorListItem[] }>();
   for (const sensor of sensors) {
     const name = sensor.measure_target_name ?? sensor.measure_target_equipment_kind_name ?? '(未設定)';
@@ -131,7 +135,7 @@ export function FurnitureTable({ sensors }: { sensors: readonly SensorListItem[]
   if (groups.size === 0) return <p className="card px-4 py-12 text-center text-sm text-slate-500">什器が登録されていません。</p>;
   return (
     <div className="card overflow-x-auto">
-      <table className="w-full text-sm" aria-label="什器情報">
+      <table ref={stack} className="table-stack w-full text-sm" aria-label="什器情報">
         <thead className="bg-slate-50 text-left text-xs text-slate-500">
           <tr>
             <th scope="col" className={th}>什器名</th>
@@ -184,6 +188,7 @@ export function alertFilterText(value: number): string {
 }
 
 export function UsersTable({ storeId, users }: { storeId: string; users: readonly ShowUser[] }) {
+  const stack = useStackedTable();
   return (
     <div className="space-y-3">
       <div className="flex justify-end">
@@ -193,7 +198,7 @@ export function UsersTable({ storeId, users }: { storeId: string; users: readonl
         </Link>
       </div>
       <div className="card overflow-x-auto">
-        <table className="w-full text-sm" aria-label="ユーザー情報">
+        <table ref={stack} className="table-stack w-full text-sm" aria-label="ユーザー情報">
           <thead className="bg-slate-50 text-left text-xs text-slate-500">
             <tr>
               <th scope="col" className={th}>ユーザー名 / ID</th>

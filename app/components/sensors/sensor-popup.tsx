@@ -7,6 +7,7 @@ import { formatDateTime, parseCompact, toCompactDate } from '~/domain/japan-time
 import { MISSING_SIGNAL_IN_DETAIL, MISSING_TEXT, batteryLevel, displayLimit, isOverThreshold, signalLevel } from '~/domain/levels';
 import { type SensorToday, type StoreSensor, locationLabel, popupSide, statusTexts } from '~/domain/sensor-view';
 import { resourceUrl, sensorGraphUrl } from '~/domain/urls';
+import { useFocusOnOpen, useModalKeys } from '~/components/use-modal-keys';
 import { Sparkline } from './sparkline';
 import { StaleReading } from './stale-reading';
 import { TemperatureText } from './temperature-text';
@@ -33,7 +34,7 @@ function place(anchor: HTMLElement, height: number): Position {
 
 /**
  * The sensor detail popup (000 §2, §4): opens beside the clicked sensor and closes on a click on
- * the backdrop (or Escape). Today's alert count and sparkline are fetched when it opens.
+ * the backdrop, its ✕ or Escape. Today's alert count and sparkline are fetched when it opens.
  */
 export function SensorPopup({
   storeId,
@@ -71,12 +72,10 @@ export function SensorPopup({
     load(resourceUrl.sensorToday(storeId, sensor.equipment_id));
   }, [load, storeId, sensor.equipment_id]);
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    panel.current?.focus();
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  // Focus moves in once the popup is placed (a hidden panel takes no focus) and back to the
+  // sensor that opened it on close; Tab stays inside and Escape closes from anywhere inside.
+  useFocusOnOpen(panel, position !== null, anchor);
+  const onKeyDown = useModalKeys(panel, onClose);
 
   const alerts = sensor.alerts.map((alert) => alert.alert_id);
   const texts = statusTexts(alerts, sensor.status, language);
@@ -94,7 +93,9 @@ export function SensorPopup({
         ref={panel}
         role="dialog"
         aria-label={`${sensor.equipment_name} の詳細`}
+        aria-modal="true"
         tabIndex={-1}
+        onKeyDown={onKeyDown}
         data-side={position?.side}
         className="fixed z-50 rounded-lg border border-slate-200 bg-white text-sm shadow-xl outline-none"
         style={{ width: POPUP_WIDTH, left: position?.left ?? -9999, top: position?.top ?? 0, visibility: position ? 'visible' : 'hidden' }}
@@ -108,7 +109,7 @@ export function SensorPopup({
             <BatteryIcon level={battery} className="h-5 w-5" />
             <span className="tabular-nums">{sensor.battery === null ? MISSING_TEXT : `${sensor.battery}%`}</span>
           </span>
-          <button type="button" onClick={onClose} className="-mr-1 ml-auto rounded p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-600" aria-label="閉じる">
+          <button type="button" onClick={onClose} className="-mr-1.5 ml-auto rounded p-1.5 text-slate-400 hover:bg-slate-100 hover:text-slate-600" aria-label="閉じる">
             <CloseIcon className="h-4 w-4" />
           </button>
         </div>

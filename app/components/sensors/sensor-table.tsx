@@ -7,6 +7,7 @@ import { MISSING_SIGNAL_IN_LISTS, MISSING_TEXT, NO_BAND_COLOUR, batteryLevel, ba
 import { SORT_KEYS, SORT_LABELS, type SortDirection, type SortKey, type StoreSensor, alertTexts, locationLabel, nextSort, warningSeverity } from '~/domain/sensor-view';
 import { StaleReading } from './stale-reading';
 import { TemperatureText } from './temperature-text';
+import { useStackedTable } from '~/components/page-kit';
 
 interface SortState {
   key: SortKey | null;
@@ -49,9 +50,10 @@ export function SensorTable({ sensors, stale, sort, includeHidden, language, ope
   openId: number | null;
   onOpen: (equipmentId: number, anchor: HTMLElement) => void;
 }) {
+  const stack = useStackedTable();
   return (
     <div className="card overflow-x-auto">
-      <table className="w-full text-sm">
+      <table ref={stack} className="table-stack w-full text-sm">
         <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-500">
           <tr>
             {SORT_KEYS.slice(0, 2).map((key) => (

@@ -13,11 +13,11 @@ export function BufferGauge({ depth, capacity }: { depth: number | null; capacit
   // Amber exactly where the list's "buffer over 50 %" filter starts, red at the alarm.
   const tone = fill >= HEALTH_BUFFER_ALARM_RATIO ? 'bg-red-500' : isBufferOverHalf(depth, capacity) ? 'bg-amber-500' : 'bg-emerald-500';
   return (
-    <span className="flex items-center gap-2">
+    <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
       <span className="h-2 w-16 shrink-0 overflow-hidden rounded bg-slate-200" aria-hidden>
         <span className={`block h-full ${tone}`} style={{ width: `${Math.max(percent, depth > 0 ? 2 : 0)}%` }} />
       </span>
-      <span className="whitespace-nowrap tabular-nums">
+      <span className="tabular-nums">
         {depth.toLocaleString('ja-JP')} / {capacity.toLocaleString('ja-JP')}件（{percent}%）
       </span>
     </span>

@@ -59,7 +59,8 @@ function AppChrome({ layout, children }: { layout: SerializeFrom<typeof loader>;
     <div className="flex min-h-screen flex-col">
       <SkipLink />
       <Header viewer={viewer} permissions={permissions} showDashboardLink={!hideDashboardLink} />
-      <div id={MAIN_CONTENT_ID} tabIndex={-1} className="flex flex-1 flex-col outline-none">
+      {/* From 640 px the fixed footer (h-6) sits over this padding, never over content. */}
+      <div id={MAIN_CONTENT_ID} tabIndex={-1} className="flex flex-1 flex-col outline-none sm:pb-6">
         {children}
       </div>
       <Footer />

@@ -5,7 +5,7 @@ import { AnnouncementBar } from '~/components/announcement-bar';
 import { FilterIcon, SearchIcon, SignalIcon, StoreStatusIcon } from '~/components/icons';
 import { lteLevel } from '~/domain/gateway-health';
 import { SIGNAL_LABELS } from '~/domain/levels';
-import { ListSection } from '~/components/page-kit';
+import { ListSection, useStackedTable } from '~/components/page-kit';
 import { PageError } from '~/components/page-error';
 import { StaleDataMark } from '~/components/stale-data-mark';
 import { liveClientLoader, useLiveData } from '~/components/use-live-updates';
@@ -114,9 +114,10 @@ function hasFilters(query: Record<string, unknown>): boolean {
 type Loaded = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function StoreRows({ stores }: { stores: Loaded['list']['stores'] }) {
+  const stack = useStackedTable();
   const navigate = useNavigate();
   return (
-    <table className="w-full text-sm">
+    <table ref={stack} className="table-stack w-full text-sm">
       <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-500">
         <tr>
           <th className="w-36 px-4 py-2">状態</th>

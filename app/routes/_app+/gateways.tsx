@@ -1,6 +1,6 @@
 import { type LoaderFunctionArgs, type MetaFunction, json } from '@remix-run/node';
 import { Form, Link, useLoaderData, useSearchParams, useSubmit } from '@remix-run/react';
-import { ListSection } from '~/components/page-kit';
+import { ListSection, useStackedTable } from '~/components/page-kit';
 import { PageError } from '~/components/page-error';
 import { BufferGauge, LteSignal } from '~/components/store-management/gateway-health-card';
 import { getDb } from '~/db/db.server';
@@ -41,6 +41,7 @@ const FILTERS = [
 ] as const;
 
 export default function GatewayListPage() {
+  const stack = useStackedTable();
   const { query, list } = useLoaderData<typeof loader>();
   const submit = useSubmit();
   return (
@@ -62,7 +63,7 @@ export default function GatewayListPage() {
       </Form>
       <ListSection total={list.total} page={query.page_no} pageSize={GATEWAY_LIST_PAGE_SIZE} label="ゲートウェイ" message={list.gateways.length === 0 ? ja.noSearchResults : null}>
         <div className="overflow-x-auto">
-          <table className="w-full text-sm">
+          <table ref={stack} className="table-stack w-full text-sm">
             <thead className="bg-slate-50 text-left text-xs font-semibold text-slate-500">
               <tr>
                 {COLUMNS.map((column) => (

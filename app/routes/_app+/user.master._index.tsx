@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
 import { Link, useLoaderData, useSearchParams } from '@remix-run/react';
-import { DeleteDialog, FilterSelect, FilterText, ListFilters, ListSection, Page, useListHref } from '~/components/page-kit';
+import { DeleteDialog, FilterSelect, FilterText, ListFilters, ListSection, Page, useListHref, useStackedTable } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
 import { getDb } from '~/db/db.server';
 import { ja } from '~/domain/texts/ja';
@@ -56,6 +56,7 @@ const mailsOf = (user: { mailaddress1: string | null; mailaddress2: string | nul
 const FILTERS = ['mailaddress', 'valid_flg', 'alert_filter', 'usergroup_id', 'user_id', GROUP_SEARCH_PARAM];
 
 export default function UserMasterPage() {
+  const stack = useStackedTable();
   const { all_count, users, page, pageSize, groups, groupSearch, deleting, deleteFailed } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const listHref = useListHref(appUrl.userMaster);
@@ -86,7 +87,7 @@ export default function UserMasterPage() {
       />
       <ListSection total={all_count} page={page} pageSize={pageSize} message={users.length === 0 ? ja.noSearchResults : null} label="ユーザー一覧">
         <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
+          <table ref={stack} className="table-stack w-full text-left text-sm">
             <thead className="bg-slate-50 text-xs text-slate-500">
               <tr>
                 <th className="px-4 py-2 font-medium">ユーザー名 / ID</th>

@@ -25,6 +25,7 @@ import {
   swapSensor,
   toPercent,
   zoomScale,
+  markerScale,
 } from '~/domain/diagram';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
@@ -235,5 +236,14 @@ describe('inputs', () => {
     expect(DiagramEditQuerySchema.parse({})).toEqual({ diagram_id: undefined });
     expect(DiagramEditQuerySchema.parse({ diagram_id: '0' })).toEqual({ diagram_id: 0 });
     expect(DiagramEditQuerySchema.safeParse({ diagram_id: 'abc' }).success).toBe(false);
+  });
+});
+
+describe('marker scale (issue 11)', () => {
+  it('draws markers full size on a desktop map and shrinks them with a phone-sized one, not below 0.4', () => {
+    expect(markerScale(1200)).toBe(1);
+    expect(markerScale(900)).toBe(1);
+    expect(markerScale(450)).toBe(0.5);
+    expect(markerScale(120)).toBe(0.4);
   });
 });

@@ -5,6 +5,7 @@ import {
   addPanel,
   alertStopRangesInPeriod,
   axisRange,
+  axisTicks,
   chartSummary,
   bucketWindow,
   dailyRangesInPeriod,
@@ -121,6 +122,19 @@ describe('periods in Japan time', () => {
     expect(slotLabel(week, 1)).toBe('11/15 00:30');
     const month = graphPeriod('month', '20261120');
     expect([0, 24, 48].map((slot) => tickLabel(month, slot))).toEqual(['11/1', '', '11/3']);
+  });
+
+  it('keeps every tick on a desktop axis and thins them on a phone so the labels never touch (issue 11)', () => {
+    const day = graphPeriod('day', '20261120');
+    const slots = day.slotCount;
+    expect(axisTicks(day, slots, 1200)).toHaveLength(24);
+    const phone = axisTicks(day, slots, 300);
+    expect(phone.map((slot) => tickLabel(day, slot))).toEqual(['00:00', '04:00', '08:00', '12:00', '16:00', '20:00']);
+    const week = graphPeriod('week', '20261120');
+    expect(axisTicks(week, week.slotCount, 1200)).toHaveLength(7);
+    expect(axisTicks(week, week.slotCount, 300).map((slot) => tickLabel(week, slot))).toEqual(['11/15(日)', '11/17(火)', '11/19(木)', '11/21(土)']);
+    const month = graphPeriod('month', '20261120');
+    expect(axisTicks(month, month.slotCount, 300).length).toBeLessThanOrEqual(15);
   });
 });
 

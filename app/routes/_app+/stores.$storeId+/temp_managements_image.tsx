@@ -37,7 +37,7 @@ export default function SensorImageView() {
       <StaleDataMark since={staleSince} />
       <SensorViewPage store={store} stale={stale} view="image" includeHidden={includeHidden} language={language}>
         {(popup) => (
-          <ul className="grid grid-cols-[repeat(auto-fill,minmax(10rem,1fr))] gap-x-3 gap-y-5" aria-label="センサ">
+          <ul className="grid grid-cols-[repeat(auto-fill,minmax(8.5rem,1fr))] gap-x-3 gap-y-5 sm:grid-cols-[repeat(auto-fill,minmax(10rem,1fr))]" aria-label="センサ">
             {store.sensors.map((sensor) => (
               <SensorCircle key={sensor.equipment_id} sensor={sensor} staleAge={stale[sensor.equipment_id]} selected={popup.openId === sensor.equipment_id} onOpen={(anchor) => popup.show(sensor.equipment_id, anchor)} />
             ))}
