@@ -36,12 +36,12 @@ function importCsv(stores: number): string {
 /** One run of the bin to its exit, with the answer it printed (--json). */
 async function timedImport(args: string[], env: Record<string, string>) {
   const result = await timeBin(args, env);
-  if (result.code !== 0) throw new Error(`onreco ${args.join(' ')} exited ${result.code}`);
+  if (result.code !== 0) throw new Error(`onreco ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
   return { ms: Math.round(result.exitMs), load: os.loadavg()[0].toFixed(1) };
 }
 
 /** Runs the bin; resolves with the ms to its first byte of output and to its exit. */
-function timeBin(args: string[], env: Record<string, string>): Promise<{ firstOutputMs: number; exitMs: number; code: number | null; bytes: number }> {
+function timeBin(args: string[], env: Record<string, string>): Promise<{ firstOutputMs: number; exitMs: number; code: number | null; bytes: number; stderr: string }> {
   return new Promise((resolve) => {
     const started = performance.now();
     let firstOutputMs = -1;
@@ -51,8 +51,9 @@ function timeBin(args: string[], env: Record<string, string>): Promise<{ firstOu
       if (firstOutputMs < 0) firstOutputMs = performance.now() - started;
       bytes += chunk.length;
     });
-    child.stderr.resume();
-    child.on('exit', (code) => resolve({ firstOutputMs, exitMs: performance.now() - started, code, bytes }));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ firstOutputMs, exitMs: performance.now() - started, code, bytes, stderr }));
   });
 }
 
@@ -61,7 +62,7 @@ async function figures(runs: number, args: string[], env: Record<string, string>
   let bytes = 0;
   for (let run = 0; run < runs + 1; run += 1) {
     const result = await timeBin(args, env);
-    if (result.code !== 0) throw new Error(`onreco ${args.join(' ')} exited ${result.code}`);
+    if (result.code !== 0) throw new Error(`onreco ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
     if (run > 0) times.push(result[field]); // the first run warms the file cache
     bytes = result.bytes;
   }
