@@ -41,6 +41,9 @@ async function failureOf(response: Response, call: ApiCall): Promise<CliError> {
 }
 
 const GZIP_FROM_BYTES = 64 * 1024;
+/** How often a call refused with 429 is sent in all, and the longest wait between two sends. */
+const RATE_LIMITED_ATTEMPTS = 6;
+const RETRY_AFTER_CAP_S = 60;
 
 function queryOf(input: Record<string, unknown>): string {
   const params = new URLSearchParams();
@@ -58,7 +61,22 @@ export class ApiClient {
     readonly session: Session,
   ) {}
 
+  /**
+   * Sends, and when the server answers 429 (its rate limit for this client, or busy) waits the
+   * Retry-After it names and sends again: the server refused before doing anything, so a write
+   * is safe to repeat. Listing a whole chain is hundreds of calls, past the limit's burst.
+   */
   private async send(call: ApiCall, input: unknown): Promise<Response> {
+    for (let attempt = 1; ; attempt += 1) {
+      const response = await this.sendOnce(call, input);
+      if (response.status !== 429 || attempt === RATE_LIMITED_ATTEMPTS) return response;
+      await response.body?.cancel();
+      const seconds = Number(response.headers.get('retry-after'));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds : 1, RETRY_AFTER_CAP_S) * 1000));
+    }
+  }
+
+  private async sendOnce(call: ApiCall, input: unknown): Promise<Response> {
     const values = (input ?? {}) as Record<string, unknown>;
     const inBody = call.input?.in === 'body';
     const form = inBody && call.input?.in === 'body' && call.input.encoding === 'form';
