@@ -5,10 +5,11 @@ const alias = { '~': path.resolve(__dirname, 'app') };
 
 // The browser and process tests run as two projects side by side (npm test), each with its own
 // database and console server: the console's screens in one, and in the other the tests that
-// start processes of their own (npm start, the worker, the gateway, the CLI, mail, crashes).
+// start processes of their own (npm start, the worker, the gateway, the CLI, mail, crashes) and
+// the accessibility audit that walks every page (it keeps the two halves about even).
 // A new file joins the screens unless it is named here.
 const E2E_SYSTEM = [
-  'alert-mail', 'api-docs', 'cli', 'cli-import', 'foundation', 'gateway-console', 'gateway-health-mail', 'ingest-crash',
+  'accessibility', 'alert-mail', 'api-docs', 'cli', 'cli-import', 'foundation', 'gateway-console', 'gateway-health-mail', 'ingest-crash',
   'live-outage', 'live-updates', 'npm-start', 'report-worker',
 ].map((name) => `tests/e2e/${name}.test.ts`);
 

@@ -36,9 +36,7 @@ export const PasswordChangeSchema = z
     path: ['new_pass'],
   });
 
-export const LOGIN_ERROR = 'The user name or password is incorrect.';
-export const FORGOT_PASSWORD_ERROR = 'The login_id or email address is incorrect.';
-export const SESSION_EXPIRED_MESSAGE = 'ログイン有効切れです。再度ログインして下さい。';
+export { FORGOT_PASSWORD_ERROR, LOGIN_ERROR, SESSION_EXPIRED_MESSAGE } from './auth-messages';
 
 // ---- answers ----
 

@@ -8,7 +8,9 @@ import {
   HealthReportSchema,
 } from '../../gateway/protocol';
 import { ALERT_CODES } from './alert-codes';
-import { MISSING_SIGNAL_IN_LISTS, SIGNAL_BARS, type SignalLevel, signalLevel } from './levels';
+import { SIGNAL_BARS, lteLevel } from './levels';
+
+export { lteLevel };
 
 export { HEALTH_BUFFER_ALARM_RATIO, HealthReportSchema };
 export type CheckedHealthReport = z.output<typeof HealthReportSchema>;
@@ -69,8 +71,6 @@ export function evaluateHealthAlarms(previous: HealthAlarmState | null, report: 
   return { bufferAlarm, lossAlarm, droppedTotal: report.dropped_total, transitions };
 }
 
-/** The store's LTE icon level (000 §9 levels; a missing value counts as −100: no bars). */
-export const lteLevel = (rssi: number | null | undefined): SignalLevel => signalLevel(rssi, MISSING_SIGNAL_IN_LISTS);
 
 /** A gateway's health as the card and the list show it (times as ISO strings, Japan time at display). */
 export interface GatewayHealthView {

@@ -29,6 +29,9 @@ export function signalLevel(rssi: number | null | undefined, missing: number = M
   return 'none';
 }
 
+/** A store gateway's LTE icon level (000 §9 levels; a missing value counts as −100: no bars). */
+export const lteLevel = (rssi: number | null | undefined): SignalLevel => signalLevel(rssi, MISSING_SIGNAL_IN_LISTS);
+
 /** Bars lit by the signal icon for each level. */
 export const SIGNAL_BARS: Record<SignalLevel, number> = { max: 3, normal: 2, weak: 1, none: 0 };
 

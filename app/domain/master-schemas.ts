@@ -176,8 +176,7 @@ export function messagesByField(error: z.ZodError): Record<string, string> {
   return fields;
 }
 
-/** Why a console delete failed, carried to the reloaded list (page 1) in its URL: a reason code, or 'failed'. */
-export const DELETE_FAILED_PARAM = 'delete_failed';
+export { DELETE_FAILED_PARAM } from './urls';
 
 /** The user group filters' name search without JavaScript (the options are fetched when opened otherwise). */
 export const GROUP_SEARCH_PARAM = 'usergroup_search';

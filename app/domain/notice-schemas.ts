@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dbText } from './input-schemas';
+import { NOTICE_CONTENT_MAX, NOTICE_POPUP_STEP, NOTICE_TITLE_MAX } from './notices';
 
 export const NOTICE_MESSAGES = {
   titleTooLong: 'タイトルは30文字以内で入力してください',
@@ -9,11 +10,7 @@ export const NOTICE_MESSAGES = {
   failure: 'お知らせ登録に失敗しました',
 } as const;
 
-export const NOTICE_TITLE_MAX = 30;
-export const NOTICE_CONTENT_MAX = 100;
-/** A notice shows on the dashboard's announcement bar for one week. */
-export const NOTICE_BAR_DAYS = 7;
-export const NOTICE_POPUP_STEP = 10;
+export { NOTICE_BAR_DAYS, NOTICE_CONTENT_MAX, NOTICE_POPUP_STEP, NOTICE_TITLE_MAX } from './notices';
 
 // POST /v1/notice and the notice create form. Length counts characters as people see them.
 const chars = (value: string) => [...value].length;

@@ -110,3 +110,9 @@ export const reportUrl = {
   edit: (storeId: string, settingNo: number) => `${storeBase(storeId)}/regular_report/${settingNo}/edit`,
   file: (storeId: string, historyNo: number) => `${storeBase(storeId)}/reports/files/${historyNo}`,
 };
+
+/**
+ * Why a console delete failed, carried to the reloaded list (page 1) in its URL: a reason code, or
+ * 'failed'. Here rather than in master-schemas.ts: the page kit reads it in the browser.
+ */
+export const DELETE_FAILED_PARAM = 'delete_failed';

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import type { Language } from '~/domain/alert-codes';
-import { type StoreListQuery, storeAlertMessages } from '~/domain/store-list';
+import { storeAlertMessages } from '~/domain/store-list';
+import type { StoreListQuery } from '~/domain/store-list-schemas';
 import { storeVisibleTo } from './stores.server';
 import type { Viewer } from './users.server';
 

@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { createDb } from '../../app/db/db.server';
 import { migrateToLatest } from '../../app/db/migrate.server';
-import type { StoreListQuery } from '../../app/domain/store-list';
+import type { StoreListQuery } from '../../app/domain/store-list-schemas';
 import { listStores } from '../../app/models/store-list.server';
 import type { Viewer } from '../../app/models/users.server';
 import { machine, percentile } from '../support/console';

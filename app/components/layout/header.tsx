@@ -2,7 +2,7 @@ import { Form, Link, useFetcher } from '@remix-run/react';
 import { useState } from 'react';
 import { BellIcon, DashboardIcon, GatewayIcon, MasterIcon, MenuIcon, SystemIcon, UserIcon } from '~/components/icons';
 import { formatDateTime, parseCompact } from '~/domain/japan-time';
-import { NOTICE_POPUP_STEP } from '~/domain/notice-schemas';
+import { NOTICE_POPUP_STEP } from '~/domain/notices';
 import { ACCOUNT_MENU_LINKS, HEADER_MENUS, type MenuLink, type Permission, visibleLinks, visibleMenu } from '~/domain/roles';
 import { appUrl, resourceUrl } from '~/domain/urls';
 import type { Notice } from '~/domain/notice-schemas';

@@ -1,8 +1,7 @@
 import { Form, Link, useFetcher, useSearchParams, useSubmit } from '@remix-run/react';
 import type { ReactNode } from 'react';
 import { FilterIcon, PlusIcon, SearchIcon } from '~/components/icons';
-import { DELETE_FAILED_PARAM } from '~/domain/master-schemas';
-import { withQuery } from '~/domain/urls';
+import { DELETE_FAILED_PARAM, withQuery } from '~/domain/urls';
 
 export interface ListFiltersProps {
   /** The search box: the query parameter it sets, its value and placeholder (searches on Enter). */

@@ -1,5 +1,5 @@
 import { IMPORT_MAX_BYTES, ImportAnswerSchema, StoreImportDocumentedSchema, StoreImportRequestSchema } from '../store-import';
-import { StoreListQuerySchema } from '../store-list';
+import { StoreListQuerySchema } from '../store-list-schemas';
 import {
   GatewayExchangeAnswerSchema,
   GatewayExchangeRequestSchema,

@@ -5,7 +5,7 @@ import { Footer } from '~/components/layout/footer';
 import { Header } from '~/components/layout/header';
 import { PageError } from '~/components/page-error';
 import { keepLayoutData } from '~/components/use-live-updates';
-import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-schemas';
+import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-messages';
 import { ja } from '~/domain/texts/ja';
 import { menuPermissions } from '~/domain/roles';
 import { requireUser } from '~/http/access.server';

@@ -3,19 +3,18 @@ import { Form, useLoaderData, useNavigate, useSubmit } from '@remix-run/react';
 import { useState } from 'react';
 import { AnnouncementBar } from '~/components/announcement-bar';
 import { FilterIcon, SearchIcon, SignalIcon, StoreStatusIcon } from '~/components/icons';
-import { lteLevel } from '~/domain/gateway-health';
-import { SIGNAL_LABELS } from '~/domain/levels';
+import { SIGNAL_LABELS, lteLevel } from '~/domain/levels';
 import { ListSection, useStackedTable } from '~/components/page-kit';
 import { PageError } from '~/components/page-error';
 import { StaleDataMark } from '~/components/stale-data-mark';
 import { liveClientLoader, useLiveData } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
-import { STORE_NAME_FILTER_SIZE, STORE_STATUS_LABELS, StoreListQuerySchema } from '~/domain/store-list';
+import { STORE_NAME_FILTER_SIZE, STORE_STATUS_LABELS } from '~/domain/store-list';
 import { listCompanies, listPrefectures, listRegions, listStoregroups } from '~/models/lookups.server';
 import { getLatestNotice } from '~/models/notices.server';
 import { listStores } from '~/models/store-list.server';
 import { requireUser } from '~/http/access.server';
-import { fieldErrors } from '~/http/api.server';
+import { dashboardQueryOf } from '~/http/store-list-query.server';
 import { logger } from '~/services/logger.server';
 import type { AppHandle } from './_layout';
 import { ja } from '~/domain/texts/ja';
@@ -26,9 +25,7 @@ export const meta: MetaFunction = () => [{ title: 'ダッシュボード | On-Re
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const parsed = StoreListQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!parsed.success) throw json({ fields: fieldErrors(parsed.error) }, { status: 400 });
-  const query = parsed.data;
+  const query = dashboardQueryOf(request);
   const db = getDb();
   const [list, nameChoices, regions, prefectures, companies, storegroups, notice] = await Promise.all([
     listStores(db, viewer, query, viewer.language),

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { AuthCard, ErrorBar } from '~/components/auth-card';
 import { Modal } from '~/components/modal';
 import { getDb } from '~/db/db.server';
-import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-schemas';
+import { SESSION_EXPIRED_MESSAGE } from '~/domain/auth-messages';
 import { consoleAuthenticator } from '~/http/access.server';
 import { clientOriginOf } from '~/http/load-context.server';
 import { LoginError } from '~/services/auth.server';

@@ -36,14 +36,14 @@ function clientOf(base: string) {
 describe('the CLI client under a rate limit', () => {
   it('waits the Retry-After of a 429 and sends the call again', async () => {
     const { base, seen } = await limitingServer(2);
-    expect(await clientOf(base).call(listRegions, {})).toEqual([{ region_id: 1, region_name: '関東' }]);
+    expect(await clientOf(base).call(listRegions, undefined)).toEqual([{ region_id: 1, region_name: '関東' }]);
     expect(seen).toHaveLength(3);
     expect(seen[1] - seen[0]).toBeGreaterThanOrEqual(950);
   });
 
   it('gives up with the server\'s reason after six refusals', async () => {
     const { base, seen } = await limitingServer(100);
-    await expect(clientOf(base).call(listRegions, {})).rejects.toThrow(/slow down \(429 too_many_requests\)/);
+    await expect(clientOf(base).call(listRegions, undefined)).rejects.toThrow(/slow down \(429 too_many_requests\)/);
     expect(seen).toHaveLength(6);
   }, 20_000);
 });
