@@ -122,6 +122,7 @@ describe('overload', () => {
     const { access_token } = await token.json();
     const headers = { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' };
     // 1,050 requests at once from one token; the writes carry a body the server reads before its 429.
+    const started = performance.now();
     const answers = await Promise.all(
       Array.from({ length: 1050 }, (_, i) =>
         (i % 3 === 0
@@ -134,8 +135,10 @@ describe('overload', () => {
     expect(statuses.filter((status) => status >= 500)).toEqual([]);
     expect(statuses.filter((status) => ![200, 400, 429].includes(status))).toEqual([]);
     const limited = answers.filter((answer) => answer.status === 429);
-    // 350 pass at once, and 50 more for each second the burst lasts.
-    expect(limited.length).toBeGreaterThanOrEqual(500);
+    // 350 pass at once, and 50 more for each second the burst lasts (longer on a busy machine).
+    const passable = 350 + 50 * Math.ceil((performance.now() - started) / 1000);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(limited.length).toBeGreaterThanOrEqual(1050 - passable);
     for (const answer of limited) {
       expect(Number(answer.retryAfter)).toBeGreaterThan(0);
       expect(['too_many_requests', 'busy']).toContain(JSON.parse(answer.body).error);
