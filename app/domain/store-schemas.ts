@@ -256,23 +256,24 @@ export const GatewayExchangeAnswerSchema = z.strictObject({ store_id: z.string()
 /** POST /v1/equipments/removal. */
 export const RemovalAnswerSchema = z.strictObject({ store_id: z.string(), gateway_info: z.string(), working_state: z.literal(2) });
 
+/** A user as the store's user list shows them; the user master's row adds company and groups. */
+export const StoreUserSchema = z.strictObject({
+  user_id: z.number().int(),
+  login_id: z.string(),
+  user_name: z.string(),
+  tel_no: z.string().nullable(),
+  mailaddress1: z.string().nullable(),
+  mailaddress2: z.string().nullable(),
+  mailaddress3: z.string().nullable(),
+  language: z.enum(['JP', 'US']),
+  valid_flg: z.number().int(),
+  notice_flg: z.number().int(),
+  alert_filter: z.number().int(),
+  authority: z.number().int(),
+});
+
 /** GET /v1/store_users: everyone who can see the store. */
-export const StoreUsersAnswerSchema = z.array(
-  z.strictObject({
-    user_id: z.number().int(),
-    login_id: z.string(),
-    user_name: z.string(),
-    tel_no: z.string().nullable(),
-    mailaddress1: z.string().nullable(),
-    mailaddress2: z.string().nullable(),
-    mailaddress3: z.string().nullable(),
-    language: z.enum(['JP', 'US']),
-    valid_flg: z.number().int(),
-    notice_flg: z.number().int(),
-    alert_filter: z.number().int(),
-    authority: z.number().int(),
-  }),
-);
+export const StoreUsersAnswerSchema = z.array(StoreUserSchema);
 
 /** GET /v1/store_list: the counts and one page of stores, alarms first. */
 export const StoreListAnswerSchema = z.strictObject({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bodyNumber, dbText, INT4_MAX } from './input-schemas';
 import { AUTHORITY, roleOf } from './roles';
+import { StoreUserSchema } from './store-schemas';
 
 // The user master and the store users (001 §2 User master, Store user create and edit; §3–§5,
 // §7, §8): the one input schema of POST /v1/users/edit (user master form, store-user form and
@@ -154,21 +155,9 @@ export type UserListQuery = z.infer<typeof UserListQuerySchema>;
 /** DELETE /v1/users/edit?user_id (001 §7). */
 export const UserDeleteSchema = z.object({ user_id: positiveId('user_id must be a positive integer') });
 
-export const UserRowSchema = z.strictObject({
-  user_id: z.number().int(),
-  login_id: z.string(),
-  user_name: z.string(),
+export const UserRowSchema = StoreUserSchema.extend({
   company_id: z.string().nullable(),
   company_name: z.string().nullable(),
-  tel_no: z.string().nullable(),
-  mailaddress1: z.string().nullable(),
-  mailaddress2: z.string().nullable(),
-  mailaddress3: z.string().nullable(),
-  language: z.enum(['JP', 'US']),
-  valid_flg: z.number().int(),
-  notice_flg: z.number().int(),
-  alert_filter: z.number().int(),
-  authority: z.number().int(),
   usergroups: z.array(z.strictObject({ usergroup_id: z.number().int(), usergroup_name: z.string(), usergroup_authority: z.number().int() })),
 });
 export type UserRow = z.infer<typeof UserRowSchema>;
