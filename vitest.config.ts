@@ -3,15 +3,18 @@ import { defineConfig } from 'vitest/config';
 
 const alias = { '~': path.resolve(__dirname, 'app') };
 
-// The browser and process tests run as two projects side by side (npm test), each with its own
-// database and console server: the console's screens in one, and in the other the tests that
-// start processes of their own (npm start, the worker, the gateway, the CLI, mail, crashes) and
-// the accessibility audit that walks every page (it keeps the two halves about even).
+// The browser and process tests run as three projects side by side (npm test), each with its own
+// database and console server: the console's screens in one; in another the tests that start
+// processes of their own (npm start, the worker, the gateway, the CLI, mail) and the
+// accessibility audit that walks every page; in the third the crash, multi-process and scale runs.
 // A new file joins the screens unless it is named here.
 const E2E_SYSTEM = [
-  'accessibility', 'alert-mail', 'api-docs', 'cli', 'cli-import', 'foundation', 'gateway-console', 'gateway-health-mail', 'ingest-crash',
-  'live-outage', 'live-updates', 'npm-start', 'report-worker',
+  'accessibility', 'alert-mail', 'api-docs', 'cli', 'cli-import', 'foundation', 'gateway-console', 'gateway-health-mail', 'live-outage',
+  'live-updates', 'npm-start', 'report-worker',
 ].map((name) => `tests/e2e/${name}.test.ts`);
+// The long runs of whole processes under load (crashes, several processes, the chain rig): a
+// third project beside the other two, so that their waits overlap the screens' work.
+const E2E_SCALE = ['chain-rig', 'ingest-crash', 'ingest-kills', 'multi-process'].map((name) => `tests/e2e/${name}.test.ts`);
 
 function e2eProject(name: string, files: { include: string[]; exclude?: string[] }) {
   return {
@@ -50,8 +53,9 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
-      e2eProject('e2e-console', { include: ['tests/e2e/**/*.test.ts'], exclude: E2E_SYSTEM }),
+      e2eProject('e2e-console', { include: ['tests/e2e/**/*.test.ts'], exclude: [...E2E_SYSTEM, ...E2E_SCALE] }),
       e2eProject('e2e-system', { include: E2E_SYSTEM }),
+      e2eProject('e2e-scale', { include: E2E_SCALE }),
     ],
   },
 });

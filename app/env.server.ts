@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MESSAGES, PASSWORD_RULE } from './domain/auth-schemas';
+import { BUCKETS_RETENTION_MONTHS, READINGS_RETENTION_MONTHS } from './domain/retention';
 
 // Environment variables, parsed once at start by one schema.
 const flag = z.enum(['0', '1']).transform((value) => value === '1');
@@ -21,8 +22,20 @@ const EnvSchema = z.object({
   ONRECO_SIMULATOR: flag.default('1'),
   ONRECO_NO_COMMUNICATION_MINUTES: z.coerce.number().int().min(1).default(60),
   ONRECO_TOKEN_HOURS: z.coerce.number().positive().default(12),
+  // Whole months (the tables are partitioned by month); at least the 3 months a free-period report may span.
+  ONRECO_READINGS_RETENTION_MONTHS: z.coerce.number().int().min(3).max(1200).default(READINGS_RETENTION_MONTHS),
+  ONRECO_BUCKETS_RETENTION_MONTHS: z.coerce.number().int().min(3).max(1200).default(BUCKETS_RETENTION_MONTHS),
+  // Web processes under `npm start` (one port), and worker processes per lane (app/jobs/worker.server.ts).
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-}).transform(({ ONRECO_PUBLIC_URL, ...env }) => ({ ...env, ONRECO_PUBLIC_URL: ONRECO_PUBLIC_URL ?? `http://localhost:${env.PORT}` }));
+})
+  // The graphs read the buckets: readings kept longer than their buckets would not be drawn.
+  .refine((env) => env.ONRECO_BUCKETS_RETENTION_MONTHS >= env.ONRECO_READINGS_RETENTION_MONTHS, {
+    path: ['ONRECO_BUCKETS_RETENTION_MONTHS'],
+    message: 'must be at least ONRECO_READINGS_RETENTION_MONTHS',
+  })
+  .transform(({ ONRECO_PUBLIC_URL, ...env }) => ({ ...env, ONRECO_PUBLIC_URL: ONRECO_PUBLIC_URL ?? `http://localhost:${env.PORT}` }));
 
 export type Env = z.infer<typeof EnvSchema>;
 

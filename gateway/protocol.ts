@@ -74,17 +74,20 @@ export const ReadingsRequestSchema = z.object({
 });
 export type ReadingsRequest = { readings: WireReading[]; buffer_overflow?: boolean };
 
-const nullableNumber = (min: number, max: number) => z.number().min(min).max(max).nullable().optional().transform((value) => value ?? null);
+/** The ranges a reading's numbers must be in (the console's hand-checked path reads them too). */
+export const READING_RANGES = { temperature: [-60, 150], battery: [0, 100], receive_sensitivity: [-127, 20] } as const;
+
+const nullableNumber = ([min, max]: readonly [number, number]) => z.number().min(min).max(max).nullable().optional().transform((value) => value ?? null);
 
 /** One reading of a batch: the address in upper case, battery and signal rounded. */
 export const ReadingSchema = z
   .object({
     serial_no: z.string().transform((value) => value.toUpperCase()).pipe(z.string().regex(BLE_ADDRESS, 'serial_no is a BLE address AA:BB:CC:DD:EE:FF')),
     measured_at: z.string().regex(COMPACT_DATE_TIME, 'measured_at is YYYYMMDDHHmmss'),
-    temperature: nullableNumber(-60, 150),
+    temperature: nullableNumber(READING_RANGES.temperature),
     error: z.boolean().default(false),
-    battery: nullableNumber(0, 100).transform((value) => (value === null ? null : Math.round(value))),
-    receive_sensitivity: nullableNumber(-127, 20).transform((value) => (value === null ? null : Math.round(value))),
+    battery: nullableNumber(READING_RANGES.battery).transform((value) => (value === null ? null : Math.round(value))),
+    receive_sensitivity: nullableNumber(READING_RANGES.receive_sensitivity).transform((value) => (value === null ? null : Math.round(value))),
   })
   .refine((reading) => reading.error || reading.temperature !== null, { message: 'temperature is required unless error is true', path: ['temperature'] });
 

@@ -15,6 +15,11 @@ import * as auditCheckpoint from './2026-11-24-62-audit-checkpoint';
 import * as usersLiveIndex from './2026-11-24-63-users-live-index';
 import * as groupMembersIndex from './2026-11-24-73-group-members-index';
 import * as gatewayListFlags from './2026-11-24-76-gateway-list-flags';
+import * as storeListEntries from './2026-11-24-80-store-list-entries';
+import * as jobRuns from './2026-11-24-84-job-runs';
+import * as sensorIdIndex from './2026-11-24-86-sensor-id-index';
+import * as reportBuckets from './2026-11-24-90-report-buckets';
+import * as storesHotContact from './2026-11-24-95-stores-hot-contact';
 
 // Every migration, in order. A static list (rather than reading the folder at run time) works
 // the same under tsx, vitest and a bundled server. Add new migrations at the end.
@@ -35,4 +40,9 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-63-users-live-index': usersLiveIndex,
   '2026-11-24-73-group-members-index': groupMembersIndex,
   '2026-11-24-76-gateway-list-flags': gatewayListFlags,
+  '2026-11-24-80-store-list-entries': storeListEntries,
+  '2026-11-24-84-job-runs': jobRuns,
+  '2026-11-24-86-sensor-id-index': sensorIdIndex,
+  '2026-11-24-90-report-buckets': reportBuckets,
+  '2026-11-24-95-stores-hot-contact': storesHotContact,
 };

@@ -1,6 +1,7 @@
 // `npm start`: PostgreSQL (embedded unless DATABASE_URL is set), migrations, the demo chain
-// into an empty database, a build when the sources changed, then the web server, the worker
-// and, on the demo chain, its simulated gateways. Ctrl-C stops them and PostgreSQL cleanly.
+// into an empty database, a build when the sources changed, then the web server (WEB_CONCURRENCY
+// processes on one port), the workers and, on the demo chain, its simulated gateways. Ctrl-C
+// stops them and PostgreSQL cleanly.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -66,8 +67,10 @@ async function main() {
   const web = dev
     ? spawn('npx', ['remix', 'dev'], { stdio: 'inherit' })
     : spawn(process.execPath, ['--import', 'tsx', 'scripts/server.ts'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-  // Two worker lanes: report rendering never holds up alert mails (app/jobs/worker.server.ts).
-  const workers = ['alerts', 'reports'].map((lane) => spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts', lane], { stdio: 'inherit' }));
+  // Two worker lanes: report rendering never holds up alert mails (app/jobs/worker.server.ts);
+  // WORKER_CONCURRENCY processes each, which share the work through the database (decision 184).
+  const lanes = ['alerts', 'reports'].flatMap((lane) => Array.from({ length: getEnv().WORKER_CONCURRENCY }, () => lane));
+  const workers = lanes.map((lane) => spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts', lane], { stdio: 'inherit' }));
   for (const child of [web, ...workers]) {
     children.push(child);
     child.once('exit', (code) => {

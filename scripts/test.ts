@@ -1,7 +1,7 @@
 // `npm test`: the whole suite, in two rounds that fit a 2-core machine:
 //   1. the type-check, the lint and the unit project side by side (and the console build the
 //      api and e2e projects share);
-//   2. the api and the two e2e projects side by side (each has its own database).
+//   2. the api and the three e2e projects side by side (each has its own database).
 // Each step's output is printed whole when it ends, then a table of how long each took. Exits
 // non-zero when any step failed; a failed round stops the run. Arguments go to every vitest run
 // (`npm test -- --reporter=verbose`).
@@ -83,7 +83,7 @@ async function main(): Promise<number> {
   const steps: Step[] = [];
   const rounds: (() => Promise<Step>)[][] = [
     [() => command('typecheck', bin('tsc'), ['--noEmit']), () => command('lint', bin('eslint'), ['.']), () => project('unit'), consoleBuild],
-    [() => project('api'), () => project('e2e-console'), () => project('e2e-system')],
+    [() => project('api'), () => project('e2e-console'), () => project('e2e-system'), () => project('e2e-scale')],
   ];
   for (const round of rounds) {
     steps.push(...(await Promise.all(round.map((run) => run()))));

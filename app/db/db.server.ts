@@ -18,6 +18,10 @@ export function createDb(connectionString: string, max = 10): Db {
   // An idle connection that PostgreSQL closes (a restart, a shutdown) is dropped from the pool
   // and replaced on the next query; without a listener the error would end the process.
   pool.on('error', (error) => logger.warn({ err: error }, 'an idle database connection was closed'));
+  // A checked-out connection between two queries (a worker's transaction while it renders a
+  // report) has no pool listener: PostgreSQL's shutdown (Ctrl-C reaches it too) would end the
+  // process with an unhandled 'error'. The connection's next query fails instead, and is handled.
+  pool.on('connect', (client) => client.on('error', (error) => logger.warn({ err: error }, 'a database connection in use was closed')));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;
@@ -42,4 +46,11 @@ export function getDb(): Db {
     shared = createDb(url);
   }
   return shared;
+}
+
+/** Ends the process-wide database's pool when it was opened (a script or bench that used getDb). */
+export async function closeSharedDb(): Promise<void> {
+  const open = shared;
+  shared = undefined;
+  await open?.destroy();
 }

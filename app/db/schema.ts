@@ -99,8 +99,23 @@ export interface StoreTable {
   receive_sensitivity: number | null;
   last_gateway_contact_at: Timestamp | null;
   gateway_down: Generated<boolean>;
+  /** last_gateway_contact_at is not null, generated (migration 2026-11-24-95): read-only here. */
+  gateway_contacted: ColumnType<boolean, never, never>;
   created_at: CreatedAt;
   updated_at: CreatedAt;
+}
+
+/** The dashboard's list keys, kept from stores by trigger (migration 2026-11-24-80): read-only here. */
+export interface StoreListEntryTable {
+  store_id: string;
+  store_no: string;
+  store_name: string;
+  store_name_folded: string;
+  store_status: number;
+  in_alarm: boolean;
+  prefecture_id: number;
+  company_id: string;
+  storegroup_id: string;
 }
 
 export interface StoreUsergroupTable { store_id: string; usergroup_id: number }
@@ -175,6 +190,16 @@ export interface MeasurementBucketTable {
   bucket: Timestamp;
   temperature_sum: number;
   temperature_count: number;
+  gap_count: Generated<number>;
+  value_count: Generated<number>;
+  value_tenths: Generated<string>;
+  value_min: number | null;
+  min_at: Timestamp | null;
+  value_max: number | null;
+  max_at: Timestamp | null;
+  mark_at: Timestamp | null;
+  mark_temperature: number | null;
+  mark_error: boolean | null;
 }
 
 export interface MeasurementCommentTable {
@@ -350,6 +375,15 @@ export interface AuditCheckpointTable {
   full_walk_at: Date;
 }
 
+/** A periodic job's scheduled moment, written by the worker that runs it (migration 84). */
+export interface JobRunTable {
+  job: string;
+  tick: Date;
+  worker: string;
+  started_at: Generated<Date>;
+  finished_at: Date | null;
+}
+
 export interface Database {
   regions: RegionTable;
   prefectures: PrefectureTable;
@@ -363,6 +397,7 @@ export interface Database {
   diagrams: DiagramTable;
   stores: StoreTable;
   store_usergroups: StoreUsergroupTable;
+  store_list_entries: StoreListEntryTable;
   gateway_pins: GatewayPinTable;
   gateway_tokens: GatewayTokenTable;
   equipment_kinds: EquipmentKindTable;
@@ -390,6 +425,7 @@ export interface Database {
   gateway_health: GatewayHealthTable;
   gateway_health_history: GatewayHealthHistoryTable;
   audit_checkpoint: AuditCheckpointTable;
+  job_runs: JobRunTable;
 }
 
 /** rate-limiter-flexible's RateLimiterPostgres layout: points used until `expire` (epoch ms). */

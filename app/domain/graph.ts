@@ -487,6 +487,8 @@ export interface GraphPanelView {
   limits: number[];
   /** The limits in force over the period, a step per settings period (one sensor shown); drawn instead of flat lines. */
   limitSteps?: LimitStep[];
+  /** The period (or its start) is beyond retention (domain/retention.ts); whole: nothing to draw. */
+  retention: { whole: boolean; text: string } | null;
 }
 
 // ---- settings over time (DESIGN.md "Settings over time") ---------------------------------------

@@ -80,8 +80,9 @@ export function formatDate(at: Date): string {
 
 /** Minutes since Japan midnight (0-1439), for daily ranges such as defrost times. */
 export function japanMinuteOfDay(at: Date): number {
-  const p = japanParts(at);
-  return p.hour * 60 + p.minute;
+  // A fixed offset (no daylight saving): plain arithmetic, no Date parts (report tables call it per row).
+  const minutes = Math.floor((at.getTime() + JST_OFFSET_MS) / 60_000) % 1440;
+  return minutes < 0 ? minutes + 1440 : minutes;
 }
 
 /** Japan midnight that starts the day containing `at`. */

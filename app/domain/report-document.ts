@@ -76,8 +76,11 @@ export interface ReportSensor {
   /**
    * The readings for the chart (raw values, in time order, null for errors): every reading of a
    * short period, at most first/min/max/last per 1/1000 of a long one (report-rows.ts chartPoints).
+   * Empty in a CSV report, which draws no chart (docs/decisions/192).
    */
   points: { at: Date; temperature: number | null }[];
+  /** Whether the period holds any reading of the sensor (a report without any says so). */
+  hasReadings: boolean;
   /** The table at the chosen interval. */
   rows: ReportRow[];
   /** Defrost ranges laid out over the period, for shading. */
@@ -102,4 +105,6 @@ export interface ReportDocument {
   createdBy: string | null;
   interval: ReportInterval;
   sensors: ReportSensor[];
+  /** Set when the period (or its start) is beyond the readings' retention (domain/retention.ts); whole: nothing of it is left. */
+  retention?: { whole: boolean; text: string } | null;
 }

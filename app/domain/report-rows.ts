@@ -1,7 +1,7 @@
 import { type AlertStopSchedule, isInAlertStop } from './alert-stop-schedule';
 import { defrostRangesOf } from './defrost';
 import { roundTenth } from './format';
-import { fromJapan, japanParts, parseHourMinute } from './japan-time';
+import { fromJapan, isWithinDayRanges, japanParts, parseHourMinute } from './japan-time';
 import type { ReportInterval, ReportRow, ReportSettingsPeriod, ReportSummary, ReportWindow } from './report-document';
 
 // The pure part of report collection: the table's times, its rows, the shaded windows and the
@@ -37,11 +37,29 @@ export function tableTimes(period: { from: Date; to: Date }, interval: ReportInt
   return daysOf(period).flatMap((day) => minutes.map((minute) => new Date(day.getTime() + minute * MINUTE)));
 }
 
+/** A settings period with its bounds and limits as numbers, for lookups per reading or per row. */
+export interface TimedSettings {
+  from: number;
+  /** Exclusive; Infinity while still in force. */
+  to: number;
+  lower: number | null;
+  upper: number | null;
+  settings: ReportSettingsPeriod;
+}
+
+export const timedSettings = (settings: readonly ReportSettingsPeriod[]): TimedSettings[] =>
+  settings.map((s) => ({ from: s.from.getTime(), to: s.to === null ? Infinity : s.to.getTime(), lower: s.lowerLimit, upper: s.upperLimit, settings: s }));
+
+/** The settings in force at `at` ms (the last period that holds it), or the first. */
+export function inForceAt<T extends { from: number; to: number }>(periods: readonly T[], at: number): T | null {
+  let found: T | null = null;
+  for (const period of periods) if (period.from <= at && at < period.to) found = period;
+  return found ?? periods[0] ?? null;
+}
+
 /** The settings in force at `at` (the last period starting at or before it), or the first. */
 export function settingsAt(settings: readonly ReportSettingsPeriod[], at: Date): ReportSettingsPeriod | null {
-  let found: ReportSettingsPeriod | null = null;
-  for (const period of settings) if (period.from <= at && (period.to === null || at < period.to)) found = period;
-  return found ?? settings[0] ?? null;
+  return inForceAt(timedSettings(settings), at.getTime())?.settings ?? null;
 }
 
 const minuteKey = (at: Date) => Math.floor(at.getTime() / MINUTE);
@@ -76,18 +94,41 @@ export function seriesOf(readings: readonly Reading[]): ReadingSeries {
 /** The table rows: the reading of each row's minute, rounded as the graph rounds; `--` missing, ERROR, DEF inside defrost ranges. */
 export function tableRows(times: readonly Date[], readings: readonly Reading[] | ReadingSeries, settings: readonly ReportSettingsPeriod[]): ReportRow[] {
   const series = 'at' in readings && !Array.isArray(readings) ? (readings as ReadingSeries) : seriesOf(readings as readonly Reading[]);
-  const byMinute = new Map<number, number>();
-  for (let i = 0; i < series.length; i++) byMinute.set(Math.floor(series.at[i] / MINUTE), i);
-  return times.map((at): ReportRow => {
-    const index = byMinute.get(minuteKey(at));
-    const temperature = index === undefined || Number.isNaN(series.temperature[index]) ? null : series.temperature[index];
-    const inForce = settingsAt(settings, at);
-    const inDefrost = inForce !== null && isWithin(defrostRangesOf(inForce.defrost), at);
-    if (index !== undefined && series.error[index] === 1) return { at, kind: 'error' };
-    if (inDefrost) return { at, kind: 'defrost', temperature: temperature === null ? null : roundTenth(temperature) };
+  const readingOf = rowReadings(times, series);
+  // Each settings period's defrost ranges parsed once, not once a row.
+  const periods = timedSettings(settings).map((period) => ({ ...period, defrost: defrostRangesOf(period.settings.defrost) }));
+  return times.map((at, row): ReportRow => {
+    const index = readingOf[row];
+    const temperature = index < 0 || Number.isNaN(series.temperature[index]) ? null : series.temperature[index];
+    const inForce = inForceAt(periods, at.getTime());
+    if (index >= 0 && series.error[index] === 1) return { at, kind: 'error' };
+    if (inForce !== null && inForce.defrost.length > 0 && isWithinDayRanges(inForce.defrost, at)) return { at, kind: 'defrost', temperature: temperature === null ? null : roundTenth(temperature) };
     if (temperature === null) return { at, kind: 'missing' };
     return { at, kind: 'value', temperature: roundTenth(temperature) };
   });
+}
+
+const isSorted = (values: ArrayLike<number>) => {
+  for (let i = 1; i < values.length; i++) if (values[i] < values[i - 1]) return false;
+  return true;
+};
+
+/** Per table time, the index of the last reading within its minute, or -1: one merge pass when both are in time order. */
+function rowReadings(times: readonly Date[], series: ReadingSeries): Int32Array {
+  const out = new Int32Array(times.length).fill(-1);
+  const keys = times.map(minuteKey);
+  if (!isSorted(keys) || !isSorted(series.at)) {
+    const byMinute = new Map<number, number>();
+    for (let i = 0; i < series.length; i++) byMinute.set(Math.floor(series.at[i] / MINUTE), i);
+    keys.forEach((key, row) => (out[row] = byMinute.get(key) ?? -1));
+    return out;
+  }
+  let i = 0;
+  keys.forEach((key, row) => {
+    while (i < series.length && Math.floor(series.at[i] / MINUTE) <= key) i++;
+    if (i > 0 && Math.floor(series.at[i - 1] / MINUTE) === key) out[row] = i - 1;
+  });
+  return out;
 }
 
 /**
@@ -109,10 +150,16 @@ export function chartPoints(series: ReadingSeries, from: number, to: number, buc
   let last = -1;
   let lo = -1;
   let hi = -1;
+  let picked = -1;
   const flush = () => {
     if (first < 0) return;
-    const picked = [...new Set([first, lo, hi, last])].sort((a, b) => a - b);
-    for (const i of picked) out.push({ at: new Date(series.at[i]), temperature: series.temperature[i] });
+    // first <= lo, hi <= last: the four in time order, each once.
+    const [a, b] = lo <= hi ? [lo, hi] : [hi, lo];
+    for (const i of [first, a, b, last]) {
+      if (i <= picked) continue;
+      out.push({ at: new Date(series.at[i]), temperature: series.temperature[i] });
+      picked = i;
+    }
     first = -1;
   };
   for (let i = 0; i < series.length; i++) {
@@ -139,12 +186,6 @@ export function chartPoints(series: ReadingSeries, from: number, to: number, buc
   return out;
 }
 
-function isWithin(ranges: readonly { start: number; end: number }[], at: Date): boolean {
-  const p = japanParts(at);
-  const minute = p.hour * 60 + p.minute;
-  return ranges.some((range) => range.start <= minute && minute < range.end);
-}
-
 /** The defrost ranges laid out over each day of the period (by the settings in force that day). */
 export function defrostWindows(period: { from: Date; to: Date }, settings: readonly ReportSettingsPeriod[]): ReportWindow[] {
   const end = new Date(period.to.getTime() + 10 * MINUTE);
@@ -169,19 +210,49 @@ export function stopWindows(period: { from: Date; to: Date }, schedules: readonl
   return windows;
 }
 
+/** What the summary adds up before rounding: composable over parts of a period (readings, buckets). */
+export interface SummaryParts {
+  min: number;
+  max: number;
+  /** Sum of the values in tenths of a degree (exact integers) and their count. */
+  tenths: number;
+  count: number;
+  minutesOutside: number;
+}
+
+export const NO_SUMMARY_PARTS: SummaryParts = { min: Infinity, max: -Infinity, tenths: 0, count: 0, minutesOutside: 0 };
+
+export function addSummaryParts(a: SummaryParts, b: SummaryParts): SummaryParts {
+  return { min: Math.min(a.min, b.min), max: Math.max(a.max, b.max), tenths: a.tenths + b.tenths, count: a.count + b.count, minutesOutside: a.minutesOutside + b.minutesOutside };
+}
+
+/** min, max and the mean rounded as the graph rounds (the mean exactly, from the tenths). */
+export function summaryFrom(parts: SummaryParts): Omit<ReportSummary, 'alerts'> {
+  const { count } = parts;
+  return {
+    min: count === 0 ? null : roundTenth(parts.min),
+    max: count === 0 ? null : roundTenth(parts.max),
+    mean: count === 0 ? null : (Math.sign(parts.tenths) * Math.round(Math.abs(parts.tenths) / count)) / 10 || 0,
+    minutesOutside: parts.minutesOutside,
+  };
+}
+
 /**
  * min, max, mean of the readings (errors left out) and the minutes outside the limits in force:
  * each minute with a reading outside counts once; defrost and alert-stop windows are excluded.
- * One pass over the series in time order, the excluded windows merged and walked alongside.
  */
 export function summaryOf(readings: readonly Reading[] | ReadingSeries, settings: readonly ReportSettingsPeriod[], excluded: readonly ReportWindow[]): Omit<ReportSummary, 'alerts'> {
+  return summaryFrom(summaryPartsOf(readings, settings, excluded));
+}
+
+/** The summary's sums over readings: one pass over the series in time order, the excluded windows merged and walked alongside. */
+export function summaryPartsOf(readings: readonly Reading[] | ReadingSeries, settings: readonly ReportSettingsPeriod[], excluded: readonly ReportWindow[]): SummaryParts {
   const series = 'at' in readings && !Array.isArray(readings) ? (readings as ReadingSeries) : seriesOf(readings as readonly Reading[]);
   const windows = excluded.map((w) => [w.from.getTime(), w.to.getTime()] as const).sort((a, b) => a[0] - b[0]);
-  const periods = settings.map((s) => ({ from: s.from.getTime(), to: s.to === null ? Infinity : s.to.getTime(), lower: s.lowerLimit, upper: s.upperLimit }));
-  const fallback = periods[0] ?? null;
+  const periods = timedSettings(settings);
   let min = Infinity;
   let max = -Infinity;
-  let sum = 0;
+  let tenths = 0;
   let count = 0;
   const outsideMinutes = new Set<number>();
   let w = 0;
@@ -193,11 +264,9 @@ export function summaryOf(readings: readonly Reading[] | ReadingSeries, settings
     const t = series.temperature[i];
     if (t < min) min = t;
     if (t > max) max = t;
-    sum += t;
+    tenths += Math.round(t * 10);
     count += 1;
-    let inForce = null;
-    for (const p of periods) if (p.from <= at && at < p.to) inForce = p;
-    inForce ??= fallback;
+    const inForce = inForceAt(periods, at);
     if (!inForce) continue;
     let excludedHere: boolean;
     if (ordered) {
@@ -211,10 +280,5 @@ export function summaryOf(readings: readonly Reading[] | ReadingSeries, settings
     if (excludedHere) continue;
     if ((inForce.upper !== null && t > inForce.upper) || (inForce.lower !== null && t < inForce.lower)) outsideMinutes.add(Math.floor(at / MINUTE));
   }
-  return {
-    min: count === 0 ? null : roundTenth(min),
-    max: count === 0 ? null : roundTenth(max),
-    mean: count === 0 ? null : roundTenth(sum / count),
-    minutesOutside: outsideMinutes.size,
-  };
+  return { min, max, tenths, count, minutesOutside: outsideMinutes.size };
 }

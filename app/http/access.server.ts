@@ -1,4 +1,4 @@
-import { json, redirect } from '@remix-run/node';
+import { redirect } from '@remix-run/node';
 import { Authenticator } from 'remix-auth';
 import { FormStrategy } from 'remix-auth-form';
 import { type Db, getDb } from '~/db/db.server';
@@ -10,6 +10,7 @@ import { getViewerById, type Viewer } from '~/models/users.server';
 import { type AuthInfo, logIn } from '~/services/auth.server';
 import type { ClientOrigin } from '~/models/request-limits.server';
 import { noteRequestGateway, noteRequestUser } from './server/request-context.server';
+import { jsonAnswer } from './json-answer.server';
 import { clearSessionHeaders, readSession } from './session.server';
 
 // Auth helpers throw (a redirect, a 401/403/404) so that routes never branch on auth.
@@ -71,7 +72,7 @@ export async function requireStoreUser(request: Request, params: { storeId?: str
 }
 
 export function apiError(status: number, error: string, description: string, extra: Record<string, unknown> = {}): Response {
-  return json({ error, error_description: description, ...extra }, { status });
+  return jsonAnswer({ error, error_description: description, ...extra }, { status });
 }
 
 /** The bearer token of a request's Authorization header, or undefined. */

@@ -1,8 +1,9 @@
-import { json, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/node';
+import { type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from '@remix-run/node';
 import { type Db, getDb } from '~/db/db.server';
 import { type AnswerOf, type ApiCall, type InputOf, methodsAt, type Schema } from '~/domain/api';
 import type { Viewer } from '~/models/users.server';
 import { requireApiRole, requireApiStoreAccess, requireApiUser, requireGatewayStore } from './access.server';
+import { jsonAnswer } from './json-answer.server';
 import { bodyOf, discardBody, fieldErrors, formBodyOf, gzipJsonBodyOf, invalidRequest, methodNotAllowed, searchParamsOf } from './api.server';
 
 /** What a refused request's body is read up to when its call declares no size (the web server's own limit for such bodies). */
@@ -130,7 +131,7 @@ async function readInput<A>(call: ApiCall, options: ApiRouteOptions<A>, request:
 function answerOf(call: ApiCall, answer: unknown): Response {
   if (answer instanceof Response) return answer;
   const headers = call.cacheControl ? { 'Cache-Control': call.cacheControl } : undefined;
-  return json(answer, { status: call.answer.statuses[0], headers });
+  return jsonAnswer(answer, { status: call.answer.statuses[0], headers });
 }
 
 /**

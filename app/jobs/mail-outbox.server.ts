@@ -5,6 +5,7 @@ import type { Job } from './job.server';
 export const mailOutboxJob: Job = {
   name: 'mail outbox',
   schedule: '* * * * * *',
+  queue: true,
   run: async ({ db, now, log }) => {
     await sendPendingMails(db, now, log);
   },

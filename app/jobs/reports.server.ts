@@ -13,6 +13,7 @@ export const reportJobsJob: Job = {
   name: 'report jobs',
   schedule: '*/2 * * * * *',
   runOnStart: true,
+  queue: true,
   run: async ({ db, log }) => {
     const { makePendingReports } = await reportService();
     const made = await makePendingReports(db, log);

@@ -78,8 +78,9 @@ export async function purgeHealthHistory(db: Db, before: Date): Promise<number> 
 // Last contact: the later of a reading batch and a health report.
 const LAST_CONTACT = sql<Date | null>`greatest(stores.last_gateway_contact_at, h.received_at)`;
 // Offline: the gateway-down flag, or never heard from (no batch and no report). Written so that
-// stores_gateway_offline (gateway_down or no batch) serves it as a filter.
-const OFFLINE = sql<SqlBool>`(stores.gateway_down or (stores.last_gateway_contact_at is null and h.store_id is null))`;
+// stores_gateway_offline (gateway_down or never a batch) serves it as a filter: the planner takes
+// `gateway_down or not gateway_contacted` out of the OR for the stores scan.
+const OFFLINE = sql<SqlBool>`(stores.gateway_down or (not stores.gateway_contacted and h.store_id is null))`;
 // A store without a report has an unknown signal, which counts as the rule says for null.
 const WEAK_SIGNAL = sql<SqlBool>`coalesce(h.weak_signal, ${sql.lit(isWeakSignal(null))})`;
 

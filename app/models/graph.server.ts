@@ -30,6 +30,7 @@ import {
 } from '~/domain/graph';
 import type { AlertStopSchedule } from '~/domain/alert-stop-schedule';
 import { type DayRange, toCompactDateTime } from '~/domain/japan-time';
+import { graphRetentionNotice, type RetentionPolicy } from '~/domain/retention';
 import { sensorReadings } from './measurements.server';
 import { settingsInForce } from './sensor-settings.server';
 import { storeVisibleTo, visibleStoreExists } from './stores.server';
@@ -108,6 +109,7 @@ export async function readGraphSeries(db: Db, viewer: Viewer, input: { storeId: 
       ])
       .where('b.store_id', '=', storeId)
       .where('b.equipment_id', '=', sql<number>`any(${ids}::int[])`)
+      .where('b.temperature_count', '>', 0) // buckets of error readings only (kept for reports) have no average
       .where('b.bucket', '>=', from)
       .where('b.bucket', '<', to)
       .where(visibleStoreExists(viewer, storeId))
@@ -144,7 +146,7 @@ export async function readGraphSeries(db: Db, viewer: Viewer, input: { storeId: 
 export async function loadGraphPanel(
   db: Db,
   viewer: Viewer,
-  input: { storeId: string; sensors: readonly GraphSensor[]; panel: PanelState; schedules: readonly AlertStopSchedule[]; today: string },
+  input: { storeId: string; sensors: readonly GraphSensor[]; panel: PanelState; schedules: readonly AlertStopSchedule[]; today: string; retention: RetentionPolicy },
 ): Promise<GraphPanelView> {
   const { sensors, panel } = input;
   const period = graphPeriod(panel.unit, panel.date);
@@ -180,6 +182,7 @@ export async function loadGraphPanel(
     thresholdBands: bands,
     limits,
     limitSteps,
+    retention: graphRetentionNotice({ from: period.since, to: period.until }, input.retention),
   };
 }
 
@@ -286,10 +289,11 @@ const CSV_PAGE_ROWS = 5_000;
  * The CSV's text, a page at a time: the header, then each sensor's readings from `since` to
  * `until` (both inclusive) oldest first, with their comments. Each page is one range read of
  * the primary key after the last reading of the previous page, so memory stays flat whatever
- * the range.
+ * the range. A notice (the period beyond retention) is a line of its own under the header.
  */
-export async function* measurementCsvChunks(db: Db, viewer: Viewer, sensors: readonly CsvSensor[], range: { since: Date; until: Date }): AsyncGenerator<string> {
+export async function* measurementCsvChunks(db: Db, viewer: Viewer, sensors: readonly CsvSensor[], range: { since: Date; until: Date }, notice: string | null = null): AsyncGenerator<string> {
   yield csvLine(MEASUREMENT_CSV_HEADER);
+  if (notice !== null) yield csvLine([notice]);
   for (const sensor of sensors) {
     let after: Date | null = null;
     for (;;) {

@@ -18,3 +18,33 @@ export async function withJobLock(db: Db, name: string, work: () => Promise<void
     }
   });
 }
+
+/**
+ * Writes the (job, tick) row for `worker`; false when the tick was run already. A row without
+ * finished_at is a run that died with its worker: it is taken over. Call it under the job's lock
+ * (withJobLock), so that such a row can only be a dead run, never one still going.
+ */
+export async function claimTick(db: Db, job: string, tick: Date, worker: string): Promise<boolean> {
+  const row = await db
+    .insertInto('job_runs')
+    .values({ job, tick, worker })
+    .onConflict((oc) =>
+      oc
+        .columns(['job', 'tick'])
+        .doUpdateSet({ worker, started_at: sql<Date>`now()` })
+        .where('job_runs.finished_at', 'is', null),
+    )
+    .returning('job')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function finishTick(db: Db, job: string, tick: Date): Promise<void> {
+  await db.updateTable('job_runs').set({ finished_at: sql<Date>`now()` }).where('job', '=', job).where('tick', '=', tick).execute();
+}
+
+/** Removes the ticks before `before` (their record is only needed while a worker may still come to them). */
+export async function deleteJobRunsBefore(db: Db, before: Date): Promise<number> {
+  const result = await db.deleteFrom('job_runs').where('tick', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

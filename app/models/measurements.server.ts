@@ -178,29 +178,69 @@ export interface NewMeasurement {
 }
 
 /**
- * Stores a store's batch in one INSERT … SELECT FROM unnest; a repeat of (sensor, measured_at)
- * is skipped. Returns the measurements that were new.
+ * Stores a store's batch in one INSERT … SELECT FROM unnest; a repeat of (sensor, measured_at),
+ * in the table or earlier in the batch, is skipped. Returns the measurements that were new.
+ * The columns go as array literals built here and the answer is only the positions skipped
+ * (none, mostly): per-element parameters and a row back per reading cost more than the insert
+ * itself (docs/decisions/182).
  */
-export async function insertMeasurements(trx: Db, storeId: string, rows: readonly NewMeasurement[], receivedAt: Date): Promise<NewMeasurement[]> {
+export async function insertMeasurements(trx: Db, storeId: string, rows: readonly NewMeasurement[], receivedAt: Date): Promise<readonly NewMeasurement[]> {
   if (rows.length === 0) return [];
-  const { rows: inserted } = await sql<{ equipment_id: number; measured_at: Date; temperature: number | null; error: boolean; battery: number | null; receive_sensitivity: number | null }>`
-    insert into measurements (store_id, equipment_id, measured_at, temperature, error, battery, receive_sensitivity, received_at)
-    select ${storeId}, r.* , ${receivedAt}::timestamptz from unnest(
-      ${rows.map((r) => r.equipmentId)}::int[],
-      ${rows.map((r) => r.measuredAt.toISOString())}::timestamptz[],
-      ${rows.map((r) => r.temperature)}::real[],
-      ${rows.map((r) => r.error)}::boolean[],
-      ${rows.map((r) => r.battery)}::smallint[],
-      ${rows.map((r) => r.receiveSensitivity)}::smallint[]
-    ) as r(equipment_id, measured_at, temperature, error, battery, receive_sensitivity)
-    on conflict do nothing
-    returning equipment_id, measured_at, temperature, error, battery, receive_sensitivity`.execute(trx);
-  return inserted.map((row) => ({
-    equipmentId: row.equipment_id,
-    measuredAt: row.measured_at,
-    temperature: row.temperature,
-    error: row.error,
-    battery: row.battery,
-    receiveSensitivity: row.receive_sensitivity,
-  }));
+  const columns = arrayLiterals(rows);
+  const { rows: answer } = await sql<{ skipped: number[] }>`
+    with r as (
+      select * from unnest(${columns.equipmentIds}::int[], ${columns.epochSeconds}::float8[], ${columns.temperatures}::real[],
+        ${columns.errors}::boolean[], ${columns.batteries}::smallint[], ${columns.sensitivities}::smallint[])
+        with ordinality as r(equipment_id, epoch, temperature, error, battery, receive_sensitivity, position)
+    ), stored as (
+      insert into measurements (store_id, equipment_id, measured_at, temperature, error, battery, receive_sensitivity, received_at)
+      select ${storeId}, equipment_id, to_timestamp(epoch), temperature, error, battery, receive_sensitivity, ${receivedAt}::timestamptz from r
+      on conflict do nothing
+      returning equipment_id, measured_at
+    )
+    select case when (select count(*) from stored) = ${rows.length} then '{}'::int[] else array(
+      select position from r
+      except
+      -- the first of a repeat in the batch is the one inserted (r is read in order)
+      select min(position) from r join stored s on s.equipment_id = r.equipment_id and s.measured_at = to_timestamp(r.epoch)
+      group by r.equipment_id, r.epoch
+    ) end as skipped`.execute(trx);
+  const skipped = answer[0].skipped;
+  if (skipped.length === 0) return rows;
+  const gone = new Set(skipped.map((position) => position - 1));
+  return rows.filter((_, index) => !gone.has(index));
+}
+
+/** PostgreSQL array literals of the batch's columns (numbers and booleans only: nothing to quote); times as epoch seconds. */
+function arrayLiterals(rows: readonly NewMeasurement[]) {
+  const equipmentIds: number[] = [];
+  const epochSeconds: number[] = [];
+  const temperatures: string[] = [];
+  const errors: string[] = [];
+  const batteries: string[] = [];
+  const sensitivities: string[] = [];
+  const orNull = (value: number | null) => (value === null ? 'NULL' : String(value));
+  for (const row of rows) {
+    equipmentIds.push(row.equipmentId);
+    epochSeconds.push(row.measuredAt.getTime() / 1000);
+    temperatures.push(orNull(row.temperature));
+    errors.push(row.error ? 't' : 'f');
+    batteries.push(orNull(row.battery));
+    sensitivities.push(orNull(row.receiveSensitivity));
+  }
+  const literal = (values: readonly (number | string)[]) => `{${values.join(',')}}`;
+  return {
+    equipmentIds: literal(equipmentIds),
+    epochSeconds: literal(epochSeconds),
+    temperatures: literal(temperatures),
+    errors: literal(errors),
+    batteries: literal(batteries),
+    sensitivities: literal(sensitivities),
+  };
+}
+
+/** Removes the comments on readings before `before` (they go with the graphs' buckets, retention.server.ts). */
+export async function deleteCommentsBefore(db: Db, before: Date): Promise<number> {
+  const result = await db.deleteFrom('measurement_comments').where('measured_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import { downloadName, type ReportSave } from '~/domain/report-form';
+import { type BucketSeries, emptyBuckets } from '~/domain/report-buckets';
 import type { ReadingSeries } from '~/domain/report-rows';
 import { storeVisibleTo, visibleStoreExists } from './stores.server';
 import type { Viewer } from './users.server';
@@ -443,15 +444,22 @@ export async function reportSensors(db: Db, storeId: string, equipmentIds: reado
  * (docs/decisions/148-report-speed.md).
  */
 export async function reportReadingSeries(db: Db, storeId: string, equipmentIds: readonly number[], from: Date, to: Date): Promise<Map<number, ReadingSeries>> {
+  return reportReadingRanges(db, storeId, equipmentIds.map((equipmentId) => ({ equipmentId, from: from.getTime(), to: to.getTime() })));
+}
+
+/** The readings of each sensor's ranges [from, to) (ms), as reportReadingSeries gives them. */
+export async function reportReadingRanges(db: Db, storeId: string, ranges: readonly { equipmentId: number; from: number; to: number }[]): Promise<Map<number, ReadingSeries>> {
   const out = new Map<number, ReadingSeries>();
-  if (equipmentIds.length === 0) return out;
+  if (ranges.length === 0) return out;
   const rows = await sql<{ equipmentId: number; n: number; packed: string }>`
-    select equipment_id as "equipmentId", count(*)::int as n,
-           string_agg((extract(epoch from measured_at) * 1000)::bigint::text || ' ' ||
-                      case when error then 'E' when temperature is null then 'N' else temperature::text end, ',' order by measured_at) as packed
-      from measurements
-     where store_id = ${storeId} and equipment_id = any(${[...equipmentIds]}::int[]) and measured_at >= ${from} and measured_at < ${to}
-     group by equipment_id`.execute(db);
+    select m.equipment_id as "equipmentId", count(*)::int as n,
+           string_agg((extract(epoch from m.measured_at) * 1000)::bigint::text || ' ' ||
+                      case when m.error then 'E' when m.temperature is null then 'N' else m.temperature::text end, ',' order by m.measured_at) as packed
+      from unnest(${ranges.map((r) => r.equipmentId)}::int[], ${ranges.map((r) => new Date(r.from).toISOString())}::timestamptz[], ${ranges.map((r) => new Date(r.to).toISOString())}::timestamptz[]) as r(equipment_id, since, until)
+      -- One index range read per range (offset 0 keeps the planner from turning many ranges into a scan of the whole month).
+      cross join lateral (select * from measurements x
+                           where x.store_id = ${storeId} and x.equipment_id = r.equipment_id and x.measured_at >= r.since and x.measured_at < r.until offset 0) m
+     group by m.equipment_id`.execute(db);
   for (const row of rows.rows) {
     const series: ReadingSeries = { length: row.n, at: new Float64Array(row.n), temperature: new Float64Array(row.n), error: new Uint8Array(row.n) };
     const text = row.packed;
@@ -471,6 +479,76 @@ export async function reportReadingSeries(db: Db, storeId: string, equipmentIds:
     out.set(row.equipmentId, series);
   }
   return out;
+}
+
+/**
+ * The sensors' 10-minute buckets whose readings fall in [from, to), with what a report reads of
+ * them (migrations/2026-11-24-90), one bytea per sensor of fixed-size binary records (the `*send`
+ * functions: no number or timestamp turned into text and back, docs/decisions/192).
+ */
+export async function reportBuckets(db: Db, storeId: string, equipmentIds: readonly number[], from: Date, to: Date): Promise<Map<number, BucketSeries>> {
+  const out = new Map<number, BucketSeries>();
+  if (equipmentIds.length === 0) return out;
+  const half = 5 * 60_000;
+  // One record per bucket, BUCKET_RECORD_BYTES long, in the order readBucketRecord reads it (a null
+  // value is NaN, a null instant the bucket's own, a missing mark -1), sent as base64: a third
+  // shorter than bytea's hex text, which node-pg would decode as a string first.
+  const rows = await sql<{ equipmentId: number; packed: string }>`
+    select equipment_id as "equipmentId",
+           encode(string_agg(timestamptz_send(bucket) || int4send(gap_count) || int4send(value_count) || int8send(value_tenths)
+                             || float4send(coalesce(value_min, 'NaN')) || timestamptz_send(coalesce(min_at, bucket))
+                             || float4send(coalesce(value_max, 'NaN')) || timestamptz_send(coalesce(max_at, bucket))
+                             || float4send(coalesce(mark_temperature, 'NaN')) || int2send(coalesce(mark_error::int::int2, (-1)::int2)),
+                             ''::bytea order by bucket), 'base64') as packed
+      from measurement_buckets
+     where store_id = ${storeId} and equipment_id = any(${[...equipmentIds]}::int[])
+       and bucket > ${new Date(from.getTime() - half)} and bucket < ${new Date(to.getTime() + half)}
+     group by equipment_id`.execute(db);
+  for (const row of rows.rows) {
+    const packed = Buffer.from(row.packed, 'base64');
+    const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+    const series = emptyBuckets(packed.byteLength / BUCKET_RECORD_BYTES);
+    for (let i = 0; i < series.length; i++) readBucketRecord(view, i * BUCKET_RECORD_BYTES, series, i);
+    out.set(row.equipmentId, series);
+  }
+  return out;
+}
+
+const BUCKET_RECORD_BYTES = 54;
+/** PostgreSQL's timestamp epoch (2000-01-01 UTC) in Unix ms. */
+const PG_EPOCH_MS = 946_684_800_000;
+
+const int64At = (view: DataView, at: number) => view.getInt32(at) * 4_294_967_296 + view.getUint32(at + 4);
+const instantAt = (view: DataView, at: number) => PG_EPOCH_MS + Math.round(int64At(view, at) / 1000);
+
+/**
+ * A real as the number its text would give (float4out prints the shortest decimal that reads back
+ * as the same real, so 4.1 is 4.1 and not the real's 4.099999904…): temperatures are tenths, so
+ * that decimal is the nearest tenth whenever the tenth reads back as the same real.
+ */
+function realAt(view: DataView, at: number): number {
+  const real = view.getFloat32(at);
+  if (Number.isNaN(real)) return NaN;
+  const tenth = Math.round(real * 10) / 10;
+  if (Math.abs(real) < 100_000 && Math.fround(tenth) === real) return tenth;
+  for (let digits = 1; ; digits++) {
+    const shortest = Number(real.toPrecision(digits));
+    if (Math.fround(shortest) === real) return shortest;
+  }
+}
+
+function readBucketRecord(view: DataView, at: number, series: BucketSeries, i: number): void {
+  series.bucket[i] = instantAt(view, at);
+  series.gaps[i] = view.getInt32(at + 8);
+  series.count[i] = view.getInt32(at + 12);
+  series.tenths[i] = int64At(view, at + 16);
+  series.min[i] = realAt(view, at + 24);
+  series.minAt[i] = Number.isNaN(series.min[i]) ? NaN : instantAt(view, at + 28);
+  series.max[i] = realAt(view, at + 36);
+  series.maxAt[i] = Number.isNaN(series.max[i]) ? NaN : instantAt(view, at + 40);
+  series.markTemperature[i] = realAt(view, at + 48);
+  const markError = view.getInt16(at + 52);
+  series.markError[i] = markError < 0 ? NaN : markError;
 }
 
 export async function reportComments(db: Db, storeId: string, equipmentIds: readonly number[], from: Date, to: Date) {

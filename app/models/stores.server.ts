@@ -19,10 +19,7 @@ const ALL_STORES_AUTHORITIES = Array.from({ length: AUTHORITY.storeUser + 1 }, (
  * (`any`: it is a where-condition for any query: on stores, users or a table with a store_id.)
  */
 export function userSeesStore(eb: ExpressionBuilder<Database, any>, user: Viewer | Expression<number>, storeId: string | Expression<string>): Expression<SqlBool> {
-  const membersOfStoreGroups = eb
-    .selectFrom('store_usergroups as su')
-    .innerJoin('user_usergroups as uu', 'uu.usergroup_id', 'su.usergroup_id')
-    .where('su.store_id', '=', storeId);
+  const membersOfStoreGroups = storeGroupLinks(eb).where('su.store_id', '=', storeId);
   if ('authority' in user) {
     if (seesAllStores(user.authority)) return sql<SqlBool>`true`;
     return eb.exists(membersOfStoreGroups.select(sql`1`.as('one')).where('uu.user_id', '=', user.userId));
@@ -36,9 +33,27 @@ export function userSeesStore(eb: ExpressionBuilder<Database, any>, user: Viewer
   return eb(user, 'in', membersOfStoreGroups.select('uu.user_id').union(staff));
 }
 
+/** Stores (su) linked to the groups of users (uu). */
+const storeGroupLinks = (eb: ExpressionBuilder<Database, any>) =>
+  eb.selectFrom('store_usergroups as su').innerJoin('user_usergroups as uu', 'uu.usergroup_id', 'su.usergroup_id');
+
 /** The where-condition that limits `stores` to what the viewer may see. */
 export function storeVisibleTo(viewer: Viewer) {
   return (eb: ExpressionBuilder<Database, 'stores'>) => userSeesStore(eb, viewer, eb.ref('stores.store_id'));
+}
+
+/**
+ * The same rule for a walk over many stores (the dashboard's list): `store in (the stores linked
+ * to the viewer's groups)`, that set fenced (offset 0) so PostgreSQL builds it once as a hash. As
+ * a correlated exists it was probed per store: the first page of an area manager's 15 stores
+ * walked the whole chain's order index with two index probes per store (260 ms at 20,000).
+ */
+export function storeAmongSeenBy(viewer: Viewer, storeId: string) {
+  return (eb: ExpressionBuilder<Database, any>): Expression<SqlBool> => {
+    if (seesAllStores(viewer.authority)) return sql<SqlBool>`true`;
+    const linked = storeGroupLinks(eb).select('su.store_id').where('uu.user_id', '=', viewer.userId).offset(0);
+    return eb(eb.ref(storeId), 'in', linked);
+  };
 }
 
 /** `exists (store storeId, visible to the viewer)`, for queries on the tables that carry a store_id. */
@@ -116,39 +131,39 @@ export interface StoreConnectionChange {
   gatewayDown?: boolean;
 }
 
-export async function updateStoreConnection(trx: Db, storeId: string, change: StoreConnectionChange): Promise<void> {
-  const set = {
+function connectionColumns(change: StoreConnectionChange) {
+  return {
     ...(change.lastGatewayContactAt !== undefined && { last_gateway_contact_at: change.lastGatewayContactAt }),
     ...(change.workingState !== undefined && { working_state: change.workingState }),
     ...(change.gatewayDown !== undefined && { gateway_down: change.gatewayDown }),
   };
-  if (Object.keys(set).length > 0) await trx.updateTable('stores').set(set).where('store_id', '=', storeId).execute();
 }
 
 /**
- * Recomputes stores.store_status from the stored working state, gateway flag and the open alerts
- * of the sensors whose status is above 0 (every sensor with an open alert: the engine gives
- * such a sensor status 1 or 2, and the dashboard lists alert messages from the same rows, by the
- * partial index sensor_states_alerting), then tells live screens at commit.
+ * Writes the store's connection columns (when `connection` changes any), recomputes
+ * stores.store_status from the stored working state, gateway flag and the open alerts of the
+ * sensors whose status is above 0 (every sensor with an open alert: the engine gives such a
+ * sensor status 1 or 2, and the dashboard lists alert messages from the same rows, by the
+ * partial index sensor_states_alerting), then tells live screens at commit. Two statements:
+ * an ingest batch pays for each round trip to PostgreSQL (docs/decisions/182).
  */
-export async function refreshStoreStatus(trx: Db, storeId: string): Promise<void> {
-  const store = await trx
-    .selectFrom('stores')
-    .select([
-      'stores.working_state',
-      'stores.gateway_down',
-      (eb) =>
-        eb
-          .selectFrom('sensor_states as ss')
-          .select(sql<AlertCode[][]>`coalesce(json_agg(ss.alert_codes), '[]')`.as('codes'))
-          .whereRef('ss.store_id', '=', 'stores.store_id')
-          .where('ss.status', '>', 0)
-          .as('sensorCodes'),
-    ])
-    .where('stores.store_id', '=', storeId)
-    .executeTakeFirstOrThrow();
+export async function refreshStoreStatus(trx: Db, storeId: string, connection: StoreConnectionChange = {}): Promise<void> {
+  const sensorCodes = (eb: ExpressionBuilder<Database, 'stores'>) =>
+    eb
+      .selectFrom('sensor_states as ss')
+      .select(sql<AlertCode[][]>`coalesce(json_agg(ss.alert_codes), '[]')`.as('codes'))
+      .whereRef('ss.store_id', '=', 'stores.store_id')
+      .where('ss.status', '>', 0)
+      .as('sensorCodes');
+  const set = connectionColumns(connection);
+  // The update's RETURNING reads the status's inputs as they are after it (and after the states this transaction saved).
+  const store =
+    Object.keys(set).length > 0
+      ? await trx.updateTable('stores').set(set).where('stores.store_id', '=', storeId).returning(['stores.working_state', 'stores.gateway_down', sensorCodes]).executeTakeFirstOrThrow()
+      : await trx.selectFrom('stores').select(['stores.working_state', 'stores.gateway_down', sensorCodes]).where('stores.store_id', '=', storeId).executeTakeFirstOrThrow();
   const status = storeStatus(store.working_state, store.gateway_down, (store.sensorCodes ?? []).map((openCodes) => ({ openCodes })));
-  await trx.updateTable('stores').set({ store_status: status }).where('store_id', '=', storeId).where('store_status', '!=', status).execute();
   // Delivered at commit: live screens (server-sent events) refresh within seconds.
-  await sql`select pg_notify('onreco_store', ${storeId})`.execute(trx);
+  await sql`
+    with changed as (update stores set store_status = ${status} where store_id = ${storeId} and store_status != ${status})
+    select pg_notify('onreco_store', ${storeId})`.execute(trx);
 }

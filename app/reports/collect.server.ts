@@ -1,15 +1,20 @@
 import type { Db } from '~/db/db.server';
 import { alertText, isAlertCode } from '~/domain/alert-codes';
-import type { ReportDocument, ReportFormat, ReportSensor, ReportType } from '~/domain/report-document';
-import { reportIntervalOf } from '~/domain/report-form';
-import { chartPoints, defrostWindows, emptySeries, stopWindows, summaryOf, tableRows, tableTimes } from '~/domain/report-rows';
+import type { ReportDocument, ReportFormat, ReportSensor, ReportSettingsPeriod, ReportType, ReportWindow } from '~/domain/report-document';
+import { OUTPUT_FORMAT, reportIntervalOf } from '~/domain/report-form';
+import { bucketReadings, bucketSummaryParts, emptyBuckets, planBuckets, usedBucketsHaveReadings } from '~/domain/report-buckets';
+import { addSummaryParts, chartPoints, defrostWindows, emptySeries, type ReadingSeries, stopWindows, type SummaryParts, summaryFrom, summaryPartsOf, tableRows, tableTimes } from '~/domain/report-rows';
+import { retentionNotice } from '~/domain/retention';
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
+import { retentionPolicy } from '~/services/retention.server';
 import { settingsInForceBySensor } from '~/models/sensor-settings.server';
 import {
   getReportStore,
   type ReportRequest,
   reportAlerts,
+  reportBuckets,
   reportComments,
+  reportReadingRanges,
   reportReadingSeries,
   reportSensors,
 } from '~/models/reports.server';
@@ -39,7 +44,55 @@ const groupBy = <T extends { equipmentId: number | null }>(rows: readonly T[]) =
   return groups;
 };
 
-export async function collectReport(db: Db, source: ReportSource): Promise<ReportDocument> {
+/** Periods up to this long read every reading (a day report: every reading on the chart, and few to read). */
+const RAW_PERIOD_MS = 3 * 86_400_000;
+
+/**
+ * What the report prints of each sensor's readings: its table rows, chart points (a PDF's; null
+ * for a CSV) and summary sums. Long periods read the 10-minute buckets and only the buckets they
+ * cannot answer raw (domain/report-buckets.ts); `raw` reads every reading (short periods, and the
+ * bench's before).
+ */
+async function collectReadings(
+  db: Db,
+  storeId: string,
+  span: { from: Date; until: Date },
+  times: readonly Date[],
+  sensors: readonly { equipmentId: number; settings: ReportSettingsPeriod[]; excluded: ReportWindow[] }[],
+  options: { raw: boolean; chart: boolean },
+) {
+  const ids = sensors.map((sensor) => sensor.equipmentId);
+  const from = span.from.getTime();
+  const until = span.until.getTime();
+  const out = new Map<number, { table: ReadingSeries; chart: ReadingSeries | null; hasReadings: boolean; parts: SummaryParts }>();
+  if (options.raw || until - from <= RAW_PERIOD_MS) {
+    const readings = await reportReadingSeries(db, storeId, ids, span.from, span.until);
+    for (const sensor of sensors) {
+      const own = readings.get(sensor.equipmentId) ?? emptySeries();
+      out.set(sensor.equipmentId, { table: own, chart: options.chart ? own : null, hasReadings: own.length > 0, parts: summaryPartsOf(own, sensor.settings, sensor.excluded) });
+    }
+    return out;
+  }
+  const buckets = await reportBuckets(db, storeId, ids, span.from, span.until);
+  const timesMs = times.map((at) => at.getTime());
+  const plans = sensors.map((sensor) => {
+    const own = buckets.get(sensor.equipmentId) ?? emptyBuckets();
+    return { sensor, own, plan: planBuckets(own, { from, until }, timesMs, sensor.settings, sensor.excluded, { chart: options.chart }) };
+  });
+  const readings = await reportReadingRanges(db, storeId, plans.flatMap(({ sensor, plan }) => plan.raw.map(([a, b]) => ({ equipmentId: sensor.equipmentId, from: a, to: b }))));
+  for (const { sensor, own, plan } of plans) {
+    const rawOwn = readings.get(sensor.equipmentId) ?? emptySeries();
+    out.set(sensor.equipmentId, {
+      table: bucketReadings(own, plan.use, rawOwn, 'mark'),
+      chart: options.chart ? bucketReadings(own, plan.use, rawOwn, 'extremes') : null,
+      hasReadings: rawOwn.length > 0 || usedBucketsHaveReadings(own, plan.use),
+      parts: addSummaryParts(bucketSummaryParts(own, plan.use), summaryPartsOf(rawOwn, sensor.settings, sensor.excluded)),
+    });
+  }
+  return out;
+}
+
+export async function collectReport(db: Db, source: ReportSource, options: { rawReadings?: boolean } = {}): Promise<ReportDocument> {
   const store = await getReportStore(db, source.storeId);
   if (!store) throw new Error(`store ${source.storeId} does not exist`);
   const { request } = source;
@@ -48,9 +101,8 @@ export async function collectReport(db: Db, source: ReportSource): Promise<Repor
   const until = new Date(source.endTime.getTime() + 10 * 60_000);
   const sensors = await reportSensors(db, source.storeId, request.equipmentIds);
   const ids = sensors.map((sensor) => sensor.equipmentId);
-  const [settings, readings, comments, alerts, schedules] = await Promise.all([
+  const [settings, comments, alerts, schedules] = await Promise.all([
     settingsInForceBySensor(db, source.storeId, ids, period.from, until),
-    reportReadingSeries(db, source.storeId, ids, period.from, until),
     request.option1 === 1 ? reportComments(db, source.storeId, ids, period.from, until) : Promise.resolve([]),
     request.option2 === 1 ? reportAlerts(db, source.storeId, ids, period.from, until) : Promise.resolve([]),
     loadAlertStopSchedules(db, source.storeId),
@@ -59,27 +111,34 @@ export async function collectReport(db: Db, source: ReportSource): Promise<Repor
   const times = tableTimes(period, interval);
   const commentsOf = groupBy(comments);
   const alertsOf = groupBy(alerts);
-
-  const reportSensorsList = sensors.map((sensor): ReportSensor => {
+  const windowed = sensors.map((sensor) => {
     const inForce = settings.get(sensor.equipmentId) ?? [];
-    const own = readings.get(sensor.equipmentId) ?? emptySeries();
     const defrost = defrostWindows(period, inForce);
     const stops = stopWindows(period, schedules, sensor.equipmentId);
+    return { sensor, inForce, defrost, stops, equipmentId: sensor.equipmentId, settings: inForce, excluded: [...defrost, ...stops] };
+  });
+  // Only the PDF draws the chart: a CSV neither makes the ~4,000 points a sensor of a month has nor reads raw what only the chart's line needs.
+  const chart = source.outputFormat === OUTPUT_FORMAT.pdf;
+  const readings = await collectReadings(db, source.storeId, { from: period.from, until }, times, windowed, { raw: options.rawReadings ?? false, chart });
+
+  const reportSensorsList = windowed.map(({ sensor, inForce, defrost, stops }): ReportSensor => {
+    const own = readings.get(sensor.equipmentId)!;
     return {
       equipmentId: sensor.equipmentId,
       name: sensor.name,
       serialNo: sensor.serialNo,
       iconKind: sensor.iconKind,
       settings: inForce,
-      points: chartPoints(own, period.from.getTime(), until.getTime()),
-      rows: tableRows(times, own, inForce),
+      points: own.chart ? chartPoints(own.chart, period.from.getTime(), until.getTime()) : [],
+      hasReadings: own.hasReadings,
+      rows: tableRows(times, own.table, inForce),
       defrostWindows: defrost,
       stopWindows: stops,
       comments: request.option1 === 1 ? (commentsOf.get(sensor.equipmentId) ?? []).map((row) => ({ at: row.at, comment: row.comment, userName: row.userName })) : null,
       summary:
         request.option2 === 1
           ? {
-              ...summaryOf(own, inForce, [...defrost, ...stops]),
+              ...summaryFrom(own.parts),
               alerts: (alertsOf.get(sensor.equipmentId) ?? []).map((alert) => ({
                 alertId: alert.alertId,
                 label: isAlertCode(alert.alertId) ? alertText(alert.alertId, 'JP', 2) : alert.alertId,
@@ -105,5 +164,7 @@ export async function collectReport(db: Db, source: ReportSource): Promise<Repor
     createdBy: request.createdByName,
     interval,
     sensors: reportSensorsList,
+    // Beyond retention when the report was asked for (a regular one: when it was scheduled).
+    retention: retentionNotice(period, retentionPolicy(source.createdAt).readings),
   };
 }

@@ -15,6 +15,8 @@ export interface HaccpMonthDocument {
   createdAt: Date;
   createdBy: string;
   days: { day: string; sensors: readonly HaccpSensorDay[]; signoffs: readonly HaccpSignoff[]; needsSignoff: boolean }[];
+  /** The month (or its start) beyond the readings' retention (domain/retention.ts): its days show no record. */
+  retention?: { whole: boolean; text: string } | null;
 }
 
 const MARKS: Record<HaccpResult, string> = { pass: '○', fail: '×', no_data: '－' };
@@ -94,6 +96,7 @@ export function haccpDefinition(doc: HaccpMonthDocument): TDocumentDefinitions {
     content: [
       { text: title, style: 'h1' },
       { text: `${doc.store.storeNo} ${doc.store.storeName}\u3000作成: ${formatDateTime(doc.createdAt)} ${doc.createdBy}`, style: 'note' },
+      doc.retention ? { text: doc.retention.text, style: 'retention' } : '',
       { text: `判定: ${MARKS.pass} ${HACCP_RESULT_LABELS.pass}\u3000${MARKS.fail} ${HACCP_RESULT_LABELS.fail}（アラートまたは上下限外。霜取りとアラート停止の時間帯を除く）\u3000${MARKS.no_data} ${HACCP_RESULT_LABELS.no_data}\u3000署名: 済 確認済み\u3000要 署名後に新しい逸脱`, style: 'note', margin: [0, 0, 0, 6] },
       doc.days.length === 0 ? { text: 'この月の記録はまだありません', style: 'note' } : (doc.days[0].sensors.length === 0 ? { text: 'この店舗にはセンサーがありません', style: 'note' } : monthGrid(doc)),
       { text: '逸脱と改善措置', style: 'h2', pageBreak: 'before' },
@@ -109,6 +112,7 @@ export function haccpDefinition(doc: HaccpMonthDocument): TDocumentDefinitions {
       th: { fontSize: 7, bold: true, color: '#374151' },
       cell: { fontSize: 7 },
       note: { fontSize: 8, color: '#374151', margin: [0, 0, 0, 2] },
+      retention: { fontSize: 10, bold: true, color: '#b91c1c', margin: [0, 2, 0, 4] },
     },
   };
 }

@@ -22,37 +22,84 @@ export function pageFooterText(page: number, pages: number): string {
   return `${page} / ${pages} ページ`;
 }
 
-/** How one table row prints: its time (MM/DD HH:mm) and its value (one decimal, --, ERROR or DEF). */
-export function rowCells(row: ReportRow): { time: string; value: string } {
-  const p = japanParts(row.at);
-  const time = `${pad(p.month)}/${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}`;
+// A Japanese character (CJK punctuation, kana, kanji, full-width forms) with its trailing spaces | a word with its trailing spaces | leading spaces.
+const WORDS = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]\s*|[^\s\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]+\s*|\s+/g;
+
+/**
+ * A text in the pieces pdfmake lays out and writes one by one: words with their trailing spaces,
+ * and each Japanese character alone (no kerning between pieces, a line may break between any two).
+ */
+export function lineWords(text: string): string[] {
+  return text.match(WORDS) ?? [];
+}
+
+/** A line cut to `width` where pdfmake would cut it (between pieces); a piece wider than the line stays whole. */
+export function wrapLine(text: string, width: number, widthOf: (text: string) => number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of lineWords(text)) {
+    if (line !== '' && widthOf((line + word).trimEnd()) > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line += word;
+    }
+  }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+/** A table row's time: MM/DD HH:mm in Japan time. */
+export function rowTime(at: Date): string {
+  const p = japanParts(at);
+  return `${pad(p.month)}/${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}`;
+}
+
+/** rowTime remembered per instant, for one report: its sensors' tables have the same times. */
+export function rememberedRowTime(): (at: Date) => string {
+  const times = new Map<number, string>();
+  return (at) => {
+    const key = at.getTime();
+    let time = times.get(key);
+    if (time === undefined) {
+      time = rowTime(at);
+      times.set(key, time);
+    }
+    return time;
+  };
+}
+
+/** How one table row's value prints: one decimal, --, ERROR or DEF. */
+export function rowValue(row: ReportRow): string {
   switch (row.kind) {
     case 'value':
-      return { time, value: formatTemperature(row.temperature) };
+      return formatTemperature(row.temperature);
     case 'missing':
-      return { time, value: MISSING_TEXT };
+      return MISSING_TEXT;
     case 'error':
-      return { time, value: 'ERROR' };
+      return 'ERROR';
     case 'defrost':
-      return { time, value: 'DEF' };
+      return 'DEF';
   }
+}
+
+/** One column of a table block: rows `from` to `to` (excluded). */
+export interface BlockColumn {
+  from: number;
+  to: number;
 }
 
 /**
  * The data table laid out in page blocks: each block is `columns` columns of at most `lines`
  * rows, filled top to bottom then left to right, so a month at 10 minutes takes few pages and
- * the renderer draws one text per column instead of one cell per reading.
+ * the renderer draws each block's rows in one text object.
  */
-export function tableBlocks(rows: readonly ReportRow[], lines: number, columns: number): { time: string; value: string }[][][] {
+export function tableBlocks(rowCount: number, lines: number, columns: number): BlockColumn[][] {
   const perBlock = lines * columns;
-  const blocks: { time: string; value: string }[][][] = [];
-  for (let start = 0; start < rows.length; start += perBlock) {
-    const block: { time: string; value: string }[][] = [];
-    for (let c = 0; c < columns; c++) {
-      const from = start + c * lines;
-      if (from >= rows.length) break;
-      block.push(rows.slice(from, Math.min(from + lines, start + perBlock, rows.length)).map(rowCells));
-    }
+  const blocks: BlockColumn[][] = [];
+  for (let start = 0; start < rowCount; start += perBlock) {
+    const block: BlockColumn[] = [];
+    for (let from = start; from < Math.min(start + perBlock, rowCount); from += lines) block.push({ from, to: Math.min(from + lines, rowCount) });
     blocks.push(block);
   }
   return blocks;
@@ -268,4 +315,30 @@ export function chartGeometry(sensor: Pick<ReportSensor, 'points' | 'settings' |
     xTicks: timeTicks(from, to, x),
     empty: series.every((p) => p.v === null),
   };
+}
+
+/** The comment and summary sections' headings and cells, as the PDF and the CSV print them (docs/decisions/155). */
+export const SECTION_TEXTS = {
+  comments: 'コメント',
+  noComments: 'コメントはありません',
+  commentHeader: ['日時', 'コメント', '記入者'],
+  summary: 'サマリー',
+  summaryHeader: ['最低', '最高', '平均', '上下限外の時間'],
+  alertHeader: ['アラート', '発生', '復旧', '停止', '停止者', '改善措置(コメント)'],
+  noAlerts: 'この期間のアラートはありません',
+} as const;
+
+export function commentCells(comment: NonNullable<ReportSensor['comments']>[number]): string[] {
+  return [formatDateTime(comment.at), comment.comment, comment.userName ?? MISSING_TEXT];
+}
+
+export function alertCells(alert: NonNullable<ReportSensor['summary']>['alerts'][number]): string[] {
+  const at = (instant: Date | null) => (instant ? formatDateTime(instant) : MISSING_TEXT);
+  return [alert.label, formatDateTime(alert.startedAt), at(alert.recoveredAt), at(alert.stoppedAt), alert.stoppedBy ?? MISSING_TEXT, alert.stopComment ?? MISSING_TEXT];
+}
+
+/** min, max, mean and the minutes outside: with their units in the PDF, bare numbers in the CSV (Excel reads them as numbers). */
+export function summaryCells(summary: NonNullable<ReportSensor['summary']>, units: boolean): string[] {
+  const degrees = (value: number | null) => (units ? formatDegrees(value) : value === null ? MISSING_TEXT : formatTemperature(value));
+  return [degrees(summary.min), degrees(summary.max), degrees(summary.mean), units ? `${summary.minutesOutside}分` : String(summary.minutesOutside)];
 }

@@ -9,7 +9,7 @@ import { type HistoryTransition, writeAlertHistory } from '~/models/alert-histor
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
 import { type QueuedMail, enqueueMails } from '~/models/outbox.server';
 import { type LatestReading, type SensorUnderEvaluation, loadSensorsForEvaluation, saveSensorStates } from '~/models/sensor-states.server';
-import { type StoreConnectionChange, type StoreLock, lockStore, refreshStoreStatus, updateStoreConnection } from '~/models/stores.server';
+import { type StoreConnectionChange, type StoreLock, lockStore, refreshStoreStatus } from '~/models/stores.server';
 import { type AlertRecipient, listAlertRecipients } from '~/models/users.server';
 
 // The database side of the alert engine, for ingest (new readings), the no-communication check
@@ -55,8 +55,8 @@ export interface StoreDecision {
 
 /**
  * Writes a store's decision: one upsert of the sensors' states, the history of every transition
- * (store-level first, then the sensors' in order), one insert of the mails, the store's connection
- * columns, then its status and the live-screen notification.
+ * (store-level first, then the sensors' in order), one insert of the mails, then the store's
+ * connection columns, its status and the live-screen notification.
  */
 export async function persistDecision(trx: Db, decision: StoreDecision, now: Date): Promise<void> {
   const { storeId } = decision.store;
@@ -71,8 +71,7 @@ export async function persistDecision(trx: Db, decision: StoreDecision, now: Dat
     const recipients = await listAlertRecipients(trx, storeId);
     await enqueueMails(trx, notified.flatMap((change) => mailsOf(decision.store, change, recipients)));
   }
-  if (decision.connection) await updateStoreConnection(trx, storeId, decision.connection);
-  await refreshStoreStatus(trx, storeId);
+  await refreshStoreStatus(trx, storeId, decision.connection);
 }
 
 interface Change {

@@ -2,9 +2,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeMenu } from '~/domain/roles';
-import { createLoginSession } from '~/http/session.server';
 import { type Caller, type Side, type World, SIDES, buildAccessWorld } from '../fixtures/access-world';
-import { CONSOLE_DIRS, CONSOLE_ROUTES, type ConsoleRoute, type WorldState, consoleOutcome, consolePathOf, keepWorldState, leakOf, meetsOutcome } from '../support/access-matrix';
+import { CONSOLE_DIRS, CONSOLE_ROUTES, type ConsoleRoute, type WorldState, consoleOutcome, consolePathOf, consoleRequestOf, cookieOf, keepWorldState, leakOf, meetsOutcome } from '../support/access-matrix';
 import { resetDb, testDb } from '../support/db';
 import { BASE, call } from '../support/requests';
 
@@ -20,14 +19,6 @@ let world: World;
 let state: WorldState;
 const cookies = new Map<string, string>();
 let cases = 0;
-
-/** The session cookie the console would hold for the caller's token (none without a token). */
-async function cookieOf(caller: Caller): Promise<string | undefined> {
-  if (!caller.token) return undefined;
-  const auth = { access_token: caller.token, '.expires': new Date(Date.now() + 3600_000).toUTCString(), user_id: caller.userId ?? 0 } as Parameters<typeof createLoginSession>[0];
-  const response = await createLoginSession(auth, '/');
-  return response.headers.get('Set-Cookie')!.split(';')[0];
-}
 
 beforeAll(async () => {
   await resetDb();
@@ -49,15 +40,7 @@ const moduleFiles = () =>
   Object.entries(CONSOLE_DIRS).flatMap(([key, dir]) => readdirSync(path.join(ROUTES, dir)).filter((file) => /\.tsx?$/.test(file)).map((file) => `${key}/${file}`));
 
 async function runCase(key: string, route: ConsoleRoute, kind: 'loader' | 'action', handler: Handler, caller: Caller, side: Side): Promise<string | null> {
-  const chain = world.chains[side];
-  const context = { world, chain };
-  const query = new URLSearchParams(Object.entries(route.query?.(context) ?? {}).map(([name, value]) => [name, String(value)]));
-  const url = `${BASE}${consolePathOf(key, chain.store)}${query.size > 0 ? `?${query}` : ''}`;
-  const cookie = cookies.get(caller.name);
-  const headers: Record<string, string> = cookie ? { Cookie: cookie } : {};
-  const form = new URLSearchParams(Object.entries(route.form?.(context) ?? {}).map(([name, value]) => [name, String(value)]));
-  const request = kind === 'loader' ? new Request(url, { headers }) : new Request(url, { method: 'POST', headers, body: form });
-  const params = { ...(key.startsWith('stores/') ? { storeId: chain.store } : {}), ...(typeof route.params === 'function' ? route.params(context) : route.params) };
+  const { request, params } = consoleRequestOf(key, route, kind, world.chains[side], world, cookies.get(caller.name));
   const outcome = consoleOutcome(route, caller, side);
   const before = kind === 'action' && !outcome.allowed ? await state.checksums() : undefined;
   cases += 1;

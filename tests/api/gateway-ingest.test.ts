@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { toCompactDateTime } from '~/domain/japan-time';
 import { action as pairAction } from '~/routes/on-reco+/v1.gateway.pair';
 import { loader as configLoader } from '~/routes/on-reco+/v1.gateway.config';
@@ -155,5 +156,15 @@ describe('alert path: readings → alert → mail outbox → recovery', () => {
     const [recovered] = await db.selectFrom('alert_history').selectAll().execute();
     expect(recovered.recovered_at).not.toBeNull();
     expect((await db.selectFrom('stores').select('store_status').executeTakeFirstOrThrow()).store_status).toBe(2);
+  });
+});
+
+describe('the store row a batch writes (docs/decisions/195-stores-hot-updates.md)', () => {
+  it('stays heap-only: no index of stores reads the contact time, and its pages keep room for the new version', async () => {
+    const indexes = await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = current_schema() and tablename = 'stores'`.execute(db);
+    expect(indexes.rows.length).toBeGreaterThan(0);
+    expect(indexes.rows.filter((index) => index.indexdef.includes('last_gateway_contact_at'))).toEqual([]);
+    const options = await sql<{ reloptions: string[] | null }>`select reloptions from pg_class where oid = 'stores'::regclass`.execute(db);
+    expect(options.rows[0].reloptions).toContain('fillfactor=90');
   });
 });

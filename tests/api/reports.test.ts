@@ -115,6 +115,37 @@ describe('POST /v1/store_report: a sequential report', () => {
     const text = Buffer.from(await (await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.admin))).arrayBuffer()).toString('utf8');
     expect(text.slice(1).trim().split('\r\n')).toEqual(['日時,冷蔵ケース1', '2026/11/02 03:30,DEF', '2026/11/02 08:00,ERROR', '2026/11/02 12:00,4.0']);
   });
+
+  it('the CSV carries the summary (option2) and the comments (option1) under the table, as the PDF prints them', async () => {
+    const { tokens, fridge, freezer } = await world();
+    await insertReadings(fridge, fromJapan(2026, 11, 2), 24 * 60, (i) => (i >= 600 && i < 605 ? 12.5 : 4.0));
+    const admin = await db.selectFrom('users').select('user_id').where('login_id', '=', 'admin').executeTakeFirstOrThrow();
+    await db.insertInto('measurement_comments').values({ store_id: 'S001', equipment_id: fridge, measured_at: fromJapan(2026, 11, 2, 10, 1), comment: '扉開放, 補充', user_id: admin.user_id }).execute();
+    await db
+      .insertInto('alert_history')
+      .values({ store_id: 'S001', equipment_id: fridge, alert_id: 'OE00000001', alert_data1: '12.5', temperature: 12.5, lower_limit: 0, upper_limit: 10, started_at: fromJapan(2026, 11, 2, 10, 2), recovered_at: fromJapan(2026, 11, 2, 10, 5), stopped_at: fromJapan(2026, 11, 2, 10, 3), stopped_by: admin.user_id, stop_comment: '商品を移動' })
+      .execute();
+    const body = payload({ equipment_ids: [fridge, freezer], data_interval: 720, option1: 1, option2: 1 });
+    const { history_no } = await (await post(body, tokens.admin)).json();
+    await makePendingReports(db);
+    const text = Buffer.from(await (await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.admin))).arrayBuffer()).toString('utf8');
+    const lines = text.slice(1).trim().split('\r\n');
+    expect(lines.slice(0, 3)).toEqual(['日時,冷蔵ケース1,冷凍庫', '2026/11/02 00:00,4.0,--', '2026/11/02 12:00,4.0,--']);
+    expect(lines.slice(3)).toEqual([
+      '',
+      'サマリー',
+      'センサー,最低,最高,平均,上下限外の時間',
+      '冷蔵ケース1,4.0,12.5,4.0,5',
+      '冷凍庫,--,--,--,0',
+      '',
+      'センサー,アラート,発生,復旧,停止,停止者,改善措置(コメント)',
+      '冷蔵ケース1,温度異常（上限超過）,2026/11/02 10:02,2026/11/02 10:05,2026/11/02 10:03,admin さん,商品を移動',
+      '',
+      'コメント',
+      'センサー,日時,コメント,記入者',
+      '冷蔵ケース1,2026/11/02 10:01,"扉開放, 補充",admin さん',
+    ]);
+  });
 });
 
 describe('POST /v1/store_report: the rules of 001 §5', () => {

@@ -62,6 +62,90 @@ describe('GET /v1/store_list', () => {
     expect(maint.all_count).toBe(4);
   });
 
+  describe('paging (docs/decisions/180-dashboard-paging.md)', () => {
+    type Listed = { all_count: number; alert_count: number; stores: { store_id: string; store_no: string; store_status: number }[] };
+    const list = async (token: string, query: string): Promise<Listed> => (await call(storeListLoader, get(`/on-reco/v1/store_list?${query}`, token))).json();
+    /** The dashboard's order computed here from the stores table: in alarm first, then by store number. */
+    const expectedOrder = async (where: (store: { prefecture_id: number }) => boolean = () => true) =>
+      (await db.selectFrom('stores').select(['store_id', 'store_no', 'store_status', 'prefecture_id']).execute())
+        .filter(where)
+        .sort((a, b) => Number(b.store_status === 3) - Number(a.store_status === 3) || a.store_no.localeCompare(b.store_no) || a.store_id.localeCompare(b.store_id))
+        .map((store) => store.store_id);
+    const inAlarm = (storeIds: string[]) => db.updateTable('stores').set({ store_status: 3 }).where('store_id', 'in', storeIds).execute();
+    const adminToken = async () => {
+      await createUser(db, 'admin', 1);
+      return tokenFor('admin', TEST_PASSWORD);
+    };
+
+    it('walks every page to the last in order, none twice, and answers an empty page past the end', async () => {
+      await chainOf(45);
+      await inAlarm(['S007', 'S031', 'S044']);
+      const token = await adminToken();
+      const pages = await Promise.all([1, 2, 3].map((pageNo) => list(token, `page_no=${pageNo}&page_count=20`)));
+      expect(pages.map((page) => page.stores.length)).toEqual([20, 20, 5]);
+      expect(pages.flatMap((page) => page.stores.map((store) => store.store_id))).toEqual(await expectedOrder());
+      expect(pages[0].stores.slice(0, 3).map((store) => store.store_status)).toEqual([3, 3, 3]);
+      const past = await list(token, 'page_no=4&page_count=20');
+      expect(past).toMatchObject({ all_count: 45, alert_count: 3, stores: [] });
+      expect((await list(token, 'page_no=100000&page_count=100')).stores).toEqual([]);
+    });
+
+    it('breaks the ties of the alarm state by store number on pages of any size and under a filter', async () => {
+      await chainOf(30);
+      await inAlarm(['S002', 'S003', 'S005', 'S008', 'S013', 'S021', 'S022', 'S029', 'S030', 'S011', 'S017', 'S025']);
+      const token = await adminToken();
+      for (const [filter, where] of [['', () => true], ['&prefecture_id=13', (store: { prefecture_id: number }) => store.prefecture_id === 13]] as const) {
+        const expected = await expectedOrder(where);
+        for (const size of [1, 5, 7]) {
+          const walked: string[] = [];
+          for (let pageNo = 1; pageNo <= Math.ceil(expected.length / size); pageNo += 1) {
+            walked.push(...(await list(token, `page_no=${pageNo}&page_count=${size}${filter}`)).stores.map((store) => store.store_id));
+          }
+          expect(walked).toEqual(expected);
+        }
+      }
+    });
+
+    it('follows a store that changes status, number, name or key between two pages', async () => {
+      await chainOf(25);
+      const token = await adminToken();
+      const before = await expectedOrder();
+      expect((await list(token, 'page_no=1&page_count=20')).stores.map((store) => store.store_id)).toEqual(before.slice(0, 20));
+      // A store of page 2 goes into alarm: it now leads page 1, and the last of page 1 moves to page 2.
+      const moved = before[22];
+      await inAlarm([moved]);
+      const page1 = await list(token, 'page_no=1&page_count=20');
+      expect(page1.alert_count).toBe(1);
+      expect(page1.stores[0]).toMatchObject({ store_id: moved, store_status: 3 });
+      const page2 = await list(token, 'page_no=2&page_count=20');
+      expect(page2.stores.map((store) => store.store_id)).toEqual((await expectedOrder()).slice(20));
+      expect(page2.stores.map((store) => store.store_id)).toContain(before[19]);
+      // Back to normal, renumbered to sort first, renamed, re-keyed and deleted: the list follows each.
+      await db.updateTable('stores').set({ store_status: 2, store_no: '0000001', store_name: 'Shinjuku Flagship' }).where('store_id', '=', moved).execute();
+      expect((await list(token, 'page_no=1&page_count=20')).stores[0]).toMatchObject({ store_id: moved, store_no: '0000001', store_status: 2 });
+      expect((await list(token, `store_name=${encodeURIComponent('FLAG')}`)).stores.map((store) => store.store_id)).toEqual([moved]);
+      expect((await list(token, 'store_no=000000')).stores.map((store) => store.store_id)).toEqual([moved]);
+      await db.updateTable('stores').set({ store_id: 'S999' }).where('store_id', '=', moved).execute();
+      expect((await list(token, 'page_no=1&page_count=20')).stores[0].store_id).toBe('S999');
+      await db.deleteFrom('stores').where('store_id', '=', 'S999').execute();
+      const after = await list(token, 'page_no=2&page_count=20');
+      expect(after.all_count).toBe(24);
+      expect(after.stores.map((store) => store.store_id)).toEqual((await expectedOrder()).slice(20));
+    });
+
+    it('finds a name by any part of it, in any case, even shorter than a trigram', async () => {
+      await createStore(db, 'S001', { store_name: 'Shinjuku West' });
+      await createStore(db, 'S002', { store_name: '渋谷 駅前店' });
+      await createStore(db, 'S003', { store_name: 'Ikebukuro 100%' });
+      const token = await adminToken();
+      const found = async (name: string) => (await list(token, `store_name=${encodeURIComponent(name)}`)).stores.map((store) => store.store_id);
+      expect(await found('JUKU w')).toEqual(['S001']);
+      expect(await found('駅前')).toEqual(['S002']);
+      expect(await found('i')).toHaveLength(2);
+      expect(await found('0%')).toEqual(['S003']);
+    });
+  });
+
   it('answers 400 with the field for bad parameters', async () => {
     await createUser(db, 'admin', 1);
     const token = await tokenFor('admin', TEST_PASSWORD);

@@ -56,6 +56,19 @@ describe('headers', () => {
   });
 });
 
+describe('compression of API answers', () => {
+  it('sends an answer under 1 KB as it is, with its length, and gzips a larger one', async () => {
+    const small = await fetch(`${server.base}/on-reco/v1/region`, { headers: { 'Accept-Encoding': 'gzip' } });
+    const text = await small.text();
+    expect(small.status).toBe(401);
+    expect(small.headers.get('Content-Encoding')).toBeNull();
+    expect(Number(small.headers.get('Content-Length'))).toBe(Buffer.byteLength(text));
+    const large = await fetch(`${server.base}/on-reco/openapi.json`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(large.headers.get('Content-Encoding')).toBe('gzip');
+    expect((await large.text()).length).toBeGreaterThan(1024);
+  });
+});
+
 describe('cross-site requests', () => {
   const postNotice = (path: string, headers: Record<string, string>) =>
     fetch(`${server.base}${path}`, { method: 'POST', redirect: 'manual', headers: { Cookie: cookie, ...headers }, body: new URLSearchParams({ title: 'CSRF', content: 'from elsewhere' }) });

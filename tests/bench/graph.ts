@@ -7,14 +7,13 @@
 //   npx tsx tests/bench/graph.ts            (DAYS=365 to change the history)
 import { sql } from 'kysely';
 import { createDb } from '../../app/db/db.server';
-import { migrateToLatest } from '../../app/db/migrate.server';
 import { graphPeriod, type GraphUnit } from '../../app/domain/graph';
 import { toCompactDate } from '../../app/domain/japan-time';
 import { listGraphSensors, measurementCsvChunks, readGraphSeries, resolveCsvSensors } from '../../app/models/graph.server';
 import { ensureMeasurementPartitions } from '../../app/models/measurement-partitions.server';
 import type { Viewer } from '../../app/models/users.server';
 import { machine, percentile } from '../support/console';
-import { prepareTestDatabase } from '../support/database';
+import { type BenchDatabase, runBench } from '../support/bench';
 
 const DAYS = Number(process.env.DAYS ?? 365);
 const SENSORS = 20;
@@ -23,93 +22,92 @@ const WARM_UP = 3;
 const STORE = 'B0001';
 const MINUTE_MS = 60_000;
 
-async function main() {
-  const database = await prepareTestDatabase('onreco_bench_graph');
-  const db = createDb(database.url, 4);
-  try {
-    await migrateToLatest(db);
-    const now = new Date();
-    const end = new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS);
-    const start = new Date(end.getTime() - DAYS * 1440 * MINUTE_MS);
-    await ensureMeasurementPartitions(db, start, end);
-    const ids = await seedStore(db);
-    const t0 = performance.now();
-    await seedReadings(db, ids, start, end);
-    const seedSeconds = (performance.now() - t0) / 1000;
-    const t1 = performance.now();
-    await sql`vacuum analyze measurements`.execute(db);
-    await sql`vacuum analyze measurement_buckets`.execute(db);
-    const vacuumSeconds = (performance.now() - t1) / 1000;
-    const { rows: counted } = await sql<{ n: number }>`select count(*)::int as n from measurements`.execute(db);
-    const { rows: sizes } = await sql<{ heap: string; indexes: string }>`
-      select pg_size_pretty(sum(pg_table_size(c.oid))) as heap, pg_size_pretty(sum(pg_indexes_size(c.oid))) as indexes
-      from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'measurements'::regclass`.execute(db);
-    const { rows: bucketSizes } = await sql<{ heap: string; indexes: string; n: number }>`
-      select pg_size_pretty(sum(pg_table_size(c.oid))) as heap, pg_size_pretty(sum(pg_indexes_size(c.oid))) as indexes,
-             (select count(*)::int from measurement_buckets) as n
-      from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'measurement_buckets'::regclass`.execute(db);
+async function main({ db }: BenchDatabase) {
+  const now = new Date();
+  const end = new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS);
+  const start = new Date(end.getTime() - DAYS * 1440 * MINUTE_MS);
+  await ensureMeasurementPartitions(db, start, end);
+  const ids = await seedStore(db);
+  const t0 = performance.now();
+  await seedReadings(db, ids, start, end);
+  const seedSeconds = (performance.now() - t0) / 1000;
+  const t1 = performance.now();
+  await sql`vacuum analyze measurements`.execute(db);
+  await sql`vacuum analyze measurement_buckets`.execute(db);
+  const vacuumSeconds = (performance.now() - t1) / 1000;
+  const { rows: counted } = await sql<{ n: number }>`select count(*)::int as n from measurements`.execute(db);
+  const { rows: sizes } = await sql<{ heap: string; indexes: string }>`
+    select pg_size_pretty(sum(pg_table_size(c.oid))) as heap, pg_size_pretty(sum(pg_indexes_size(c.oid))) as indexes
+    from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'measurements'::regclass`.execute(db);
+  const { rows: bucketSizes } = await sql<{ heap: string; indexes: string; n: number }>`
+    select pg_size_pretty(sum(pg_table_size(c.oid))) as heap, pg_size_pretty(sum(pg_indexes_size(c.oid))) as indexes,
+           (select count(*)::int from measurement_buckets) as n
+    from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'measurement_buckets'::regclass`.execute(db);
 
-    const viewer: Viewer = { userId: 1, loginId: 'admin', userName: '管理者', authority: 1, language: 'JP', mailaddress1: null };
-    const sensors = await listGraphSensors(db, viewer, STORE);
-    if (!sensors || sensors.length !== SENSORS) throw new Error('the bench store is not visible');
-    const all = sensors.map((s) => s.equipmentId);
-    // The last complete period before today, so every case reads full data.
-    const yesterday = toCompactDate(new Date(end.getTime() - 1440 * MINUTE_MS));
-    const lastWeek = toCompactDate(new Date(end.getTime() - 7 * 1440 * MINUTE_MS));
-    const lastMonth = toCompactDate(new Date(end.getTime() - 32 * 1440 * MINUTE_MS));
-    const cases: [string, GraphUnit, string, number[]][] = [
-      ['day, 20 sensors (144 buckets each)', 'day', yesterday, all],
-      ['day, 1 sensor', 'day', yesterday, all.slice(0, 1)],
-      ['week, 20 sensors (336 buckets each)', 'week', lastWeek, all],
-      ['month, 20 sensors (≤744 buckets each)', 'month', lastMonth, all],
-      ['month, 1 sensor', 'month', lastMonth, all.slice(0, 1)],
-    ];
-    const results: Record<string, { p50_ms: number; p95_ms: number; readings: number; points: number }> = {};
-    for (const [name, unit, date, equipmentIds] of cases) {
-      const period = graphPeriod(unit, date);
-      const times: number[] = [];
-      let points = 0;
-      for (let run = 0; run < WARM_UP + RUNS; run++) {
-        const t = performance.now();
-        const series = await readGraphSeries(db, viewer, { storeId: STORE, equipmentIds, period });
-        if (run >= WARM_UP) times.push(performance.now() - t);
-        points = series.reduce((sum, s) => sum + s.points.length, 0);
-      }
-      const { rows } = await sql<{ n: number }>`
-        select count(*)::int as n from measurements
-        where store_id = ${STORE} and equipment_id = any(${equipmentIds}::int[]) and measured_at >= ${period.since} and measured_at < ${period.until}`.execute(db);
-      times.sort((a, b) => a - b);
-      results[name] = { p50_ms: round(percentile(times, 0.5)), p95_ms: round(percentile(times, 0.95)), readings: rows[0].n, points };
+  const viewer: Viewer = { userId: 1, loginId: 'admin', userName: '管理者', authority: 1, language: 'JP', mailaddress1: null };
+  const sensors = await listGraphSensors(db, viewer, STORE);
+  if (!sensors || sensors.length !== SENSORS) throw new Error('the bench store is not visible');
+  const all = sensors.map((s) => s.equipmentId);
+  // The last complete period before today, so every case reads full data.
+  const yesterday = toCompactDate(new Date(end.getTime() - 1440 * MINUTE_MS));
+  const lastWeek = toCompactDate(new Date(end.getTime() - 7 * 1440 * MINUTE_MS));
+  const lastMonth = toCompactDate(new Date(end.getTime() - 32 * 1440 * MINUTE_MS));
+  const cases: [string, GraphUnit, string, number[]][] = [
+    ['day, 20 sensors (144 buckets each)', 'day', yesterday, all],
+    ['day, 1 sensor', 'day', yesterday, all.slice(0, 1)],
+    ['week, 20 sensors (336 buckets each)', 'week', lastWeek, all],
+    ['month, 20 sensors (≤744 buckets each)', 'month', lastMonth, all],
+    ['month, 1 sensor', 'month', lastMonth, all.slice(0, 1)],
+  ];
+  const results: Record<string, { p50_ms: number; p95_ms: number; node_cpu_p50_ms: number; readings: number; points: number }> = {};
+  for (const [name, unit, date, equipmentIds] of cases) {
+    const period = graphPeriod(unit, date);
+    const times: number[] = [];
+    const cpu: number[] = [];
+    let points = 0;
+    for (let run = 0; run < WARM_UP + RUNS; run++) {
+      const t = performance.now();
+      const c = process.cpuUsage();
+      const series = await readGraphSeries(db, viewer, { storeId: STORE, equipmentIds, period });
+      if (run >= WARM_UP) times.push(performance.now() - t);
+      // This process's CPU time (the driver's row parsing and the series), fair on a loaded machine.
+      const used = process.cpuUsage(c);
+      if (run >= WARM_UP) cpu.push((used.user + used.system) / 1000);
+      points = series.reduce((sum, s) => sum + s.points.length, 0);
     }
-    const csv = await timeCsv(db, viewer, all[0], graphPeriod('month', lastMonth));
-    const trigger = await triggerCost(db, all, end);
-    const plan = await explainMonth(db, all, graphPeriod('month', lastMonth));
-    console.log(
-      JSON.stringify(
-        {
-          machine: machine(),
-          rows: counted[0].n,
-          sensors: SENSORS,
-          days: DAYS,
-          measurements: { heap: sizes[0].heap, indexes: sizes[0].indexes },
-          measurement_buckets: { rows: bucketSizes[0].n, heap: bucketSizes[0].heap, indexes: bucketSizes[0].indexes },
-          seed_seconds: round(seedSeconds),
-          vacuum_analyze_seconds: round(vacuumSeconds),
-          runs: RUNS,
-          results,
-          csv_one_sensor_month: csv,
-          ingest_batch_500_rows: trigger,
-          month_plan: plan,
-        },
-        null,
-        2,
-      ),
-    );
-  } finally {
-    await db.destroy();
-    await database.release();
+    cpu.sort((a, b) => a - b);
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from measurements
+      where store_id = ${STORE} and equipment_id = any(${equipmentIds}::int[]) and measured_at >= ${period.since} and measured_at < ${period.until}`.execute(db);
+    times.sort((a, b) => a - b);
+    results[name] = { p50_ms: round(percentile(times, 0.5)), p95_ms: round(percentile(times, 0.95)), node_cpu_p50_ms: round(percentile(cpu, 0.5)), readings: rows[0].n, points };
   }
+  const csv = await timeCsv(db, viewer, all[0], graphPeriod('month', lastMonth));
+  const trigger = await triggerCost(db, all, end);
+  const plan = await explainMonth(db, all, graphPeriod('month', lastMonth));
+  console.log(
+    JSON.stringify(
+      {
+        machine: machine(),
+        rows: counted[0].n,
+        sensors: SENSORS,
+        days: DAYS,
+        measurements: { heap: sizes[0].heap, indexes: sizes[0].indexes },
+        measurement_buckets: { rows: bucketSizes[0].n, heap: bucketSizes[0].heap, indexes: bucketSizes[0].indexes },
+        seed_seconds: round(seedSeconds),
+        vacuum_analyze_seconds: round(vacuumSeconds),
+        runs: RUNS,
+        results,
+        csv_one_sensor_month: csv,
+        ingest_batch_500_rows: trigger,
+        month_plan: plan,
+      },
+      null,
+      2,
+    ),
+  );
 }
+
 
 const round = (value: number) => Number(value.toFixed(1));
 
@@ -184,7 +182,8 @@ async function timeCsv(db: ReturnType<typeof createDb>, viewer: Viewer, equipmen
 
 /**
  * What the buckets' trigger costs ingest: batches of 500 readings (20 sensors × 25 minutes, a
- * gateway's upload) inserted as ingest does, with the trigger and without it, p50 over 40 each.
+ * gateway's upload) inserted as ingest does, with the trigger, with the sum/count-only trigger it
+ * replaced (migration 90) and without any, p50 over 40 each, in three interleaved rounds (median).
  */
 async function triggerCost(db: ReturnType<typeof createDb>, ids: number[], end: Date) {
   let cursor = end.getTime() + 60 * MINUTE_MS;
@@ -208,11 +207,42 @@ async function triggerCost(db: ReturnType<typeof createDb>, ids: number[], end: 
     times.sort((a, b) => a - b);
     return round(percentile(times, 0.5));
   };
-  const withTrigger = await run();
-  await sql`alter table measurements disable trigger measurements_buckets_insert`.execute(db);
-  const withoutTrigger = await run();
-  await sql`alter table measurements enable trigger measurements_buckets_insert`.execute(db);
-  return { p50_ms_with_buckets_trigger: withTrigger, p50_ms_without: withoutTrigger };
+  // The trigger as it was before the report columns (migration 2026-11-22-30: sum and count only), for the comparison.
+  await sql`
+    create function measurement_buckets_add_sum_only() returns trigger language plpgsql as $$
+    begin
+      insert into measurement_buckets as b (store_id, equipment_id, bucket, temperature_sum, temperature_count)
+      select store_id, equipment_id, date_bin('10 minutes', measured_at + interval '5 minutes', timestamptz '2000-01-01 00:00:00+00'), sum(temperature::float8), count(*)
+      from new_rows where temperature is not null group by 1, 2, 3 order by 1, 2, 3
+      on conflict (store_id, equipment_id, bucket) do update
+        set temperature_sum = b.temperature_sum + excluded.temperature_sum, temperature_count = b.temperature_count + excluded.temperature_count;
+      return null;
+    end $$;
+    create trigger measurements_buckets_insert_sum_only after insert on measurements
+      referencing new table as new_rows for each statement execute function measurement_buckets_add_sum_only();
+    alter table measurements disable trigger measurements_buckets_insert_sum_only;`.execute(db);
+  const enableOnly = async (trigger: 'measurements_buckets_insert' | 'measurements_buckets_insert_sum_only' | null) => {
+    for (const name of ['measurements_buckets_insert', 'measurements_buckets_insert_sum_only']) {
+      await sql`alter table measurements ${sql.raw(name === trigger ? 'enable' : 'disable')} trigger ${sql.raw(name)}`.execute(db);
+    }
+  };
+  // Three rounds of the three, interleaved, so that a change of the machine's load hits all alike; the median round.
+  const rounds: Record<'now' | 'sumOnly' | 'none', number[]> = { now: [], sumOnly: [], none: [] };
+  for (let round = 0; round < 3; round++) {
+    await enableOnly('measurements_buckets_insert');
+    rounds.now.push(await run());
+    await enableOnly('measurements_buckets_insert_sum_only');
+    rounds.sumOnly.push(await run());
+    await enableOnly(null);
+    rounds.none.push(await run());
+  }
+  await enableOnly('measurements_buckets_insert');
+  await sql`drop trigger measurements_buckets_insert_sum_only on measurements; drop function measurement_buckets_add_sum_only()`.execute(db);
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[1];
+  const withTrigger = median(rounds.now);
+  const sumOnly = median(rounds.sumOnly);
+  const withoutTrigger = median(rounds.none);
+  return { p50_ms_with_buckets_trigger: withTrigger, p50_ms_with_sum_count_only_trigger: sumOnly, p50_ms_without: withoutTrigger };
 }
 
 async function explainMonth(db: ReturnType<typeof createDb>, ids: number[], period: ReturnType<typeof graphPeriod>) {
@@ -225,7 +255,4 @@ async function explainMonth(db: ReturnType<typeof createDb>, ids: number[], peri
   return rows.map((row) => row['QUERY PLAN']);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench('onreco_bench_graph', main);

@@ -1,6 +1,9 @@
 // Sustained ingest over HTTP: concurrent simulated gateways post gzip batches of 500 readings
 // (alert evaluation on) to the real console; beside it, the rate of a raw COPY into the same
 // table in the same run.
+// CPU seconds of the web process and of PostgreSQL per 1,000 readings say where the work is on a
+// loaded machine; PROFILE=dir writes the web process's V8 CPU profile there (open it in Chrome's
+// DevTools), and the bucket trigger's own time comes from pg_stat_user_functions.
 //   npx tsx tests/bench/ingest.ts            (STORES=40 GATEWAYS=8 DURATION=20 to change)
 import { writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
@@ -13,12 +16,14 @@ import { bleAddress } from '../fixtures/chain';
 import { prepareTestDatabase } from '../support/database';
 import { pairOverApi } from '../support/gateway-api';
 import { machine, serveConsole } from '../support/console';
+import { cpuSecondsOf, parentOf, trackProcessTreeCpu } from '../support/process-cpu';
 
 const STORES = Number(process.env.STORES ?? 40);
 const SENSORS = 20;
 const GATEWAYS = Number(process.env.GATEWAYS ?? 8);
 const SECONDS = Number(process.env.DURATION ?? 20);
-const BATCH_MINUTES = 25; // 25 minutes × 20 sensors = 500 readings
+// 25 minutes × 20 sensors = 500 readings; BATCH_MINUTES=1 posts what a store sends a minute (20).
+const BATCH_MINUTES = Number(process.env.BATCH_MINUTES ?? 25);
 
 async function main() {
   const database = await prepareTestDatabase('onreco_bench_ingest');
@@ -27,7 +32,10 @@ async function main() {
   const start = new Date(Date.now() - 200 * 86400_000);
   await ensureMeasurementPartitions(db, start, new Date());
   await seedStores(db);
-  const server = await serveConsole(database.url);
+  // track_functions: the statement trigger's time (it runs inside the INSERT) shows on its own.
+  await sql`alter database ${sql.id(new URL(database.url).pathname.slice(1))} set track_functions = 'pl'`.execute(db);
+  const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
+  const server = await serveConsole(database.url, {}, undefined, profile);
   try {
     const tokens = await Promise.all(Array.from({ length: STORES }, (_, i) => pairOverApi(server.base, `B${i}`, '123456')));
     // Each gateway replays history forward from `start`, minute by minute, as after an outage.
@@ -35,6 +43,9 @@ async function main() {
     const cursors = tokens.map(() => start.getTime());
     let readings = 0;
     const deadline = performance.now() + SECONDS * 1000;
+    const postgres = trackProcessTreeCpu(await postmasterPid(db));
+    const web0 = cpuSecondsOf(server.process.pid!);
+    const bench0 = process.cpuUsage();
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: GATEWAYS }, async () => {
@@ -55,10 +66,27 @@ async function main() {
       }),
     );
     const httpRate = readings / ((performance.now() - t0) / 1000);
+    const perThousand = (seconds: number) => Number(((seconds * 1000) / readings).toFixed(3));
+    const cpu = {
+      web_process: perThousand(cpuSecondsOf(server.process.pid!) - web0),
+      postgresql: perThousand(postgres.stop()),
+      bench_client: perThousand(cpuTotal(process.cpuUsage(bench0))),
+    };
+    const trigger = await sql<{ ms: number }>`select coalesce(sum(self_time), 0)::float8 as ms from pg_stat_user_functions where funcname = 'measurement_buckets_add'`.execute(db);
+    const copyPostgres = trackProcessTreeCpu(await postmasterPid(db));
     const copyRate = await rawCopyRate(db);
+    const copyCpu = (copyPostgres.stop() * 1000) / COPY_ROWS;
     const alerts = await db.selectFrom('alert_history').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    // Every post updates its store's row: heap-only (HOT) unless an indexed column changed (decision 195).
+    // Read after the COPY, so the server's backends have reported their counts (once a second).
+    const stores = await sql<{ updates: number; hot: number }>`select n_tup_upd::int as updates, n_tup_hot_upd::int as hot from pg_stat_user_tables where relname = 'stores'`.execute(db);
     console.log(JSON.stringify({ machine: machine(), stores: STORES, sensors_per_store: SENSORS, concurrent_gateways: GATEWAYS, batch: SENSORS * BATCH_MINUTES, seconds: SECONDS,
-      readings_accepted: readings, http_ingest_readings_per_s: Math.round(httpRate), raw_copy_rows_per_s: Math.round(copyRate), alerts_opened: alerts.n }, null, 2));
+      readings_accepted: readings, http_ingest_readings_per_s: Math.round(httpRate), raw_copy_rows_per_s: Math.round(copyRate),
+      http_to_copy: Number((httpRate / copyRate).toFixed(3)), cpu_seconds_per_1000_readings: cpu, copy_postgresql_cpu_seconds_per_1000_rows: Number(copyCpu.toFixed(4)),
+      // On a loaded machine wall time is shared: the work per reading of the web process and PostgreSQL against the COPY's.
+      cpu_copy_to_http: Number((copyCpu / (cpu.web_process + cpu.postgresql)).toFixed(3)),
+      bucket_trigger_ms_per_1000_readings: Number(((trigger.rows[0].ms * 1000) / readings).toFixed(2)), alerts_opened: alerts.n,
+      stores_row_updates: stores.rows[0].updates, stores_row_updates_heap_only: Number((stores.rows[0].hot / Math.max(1, stores.rows[0].updates)).toFixed(3)) }, null, 2));
   } finally {
     await server.stop();
     await db.destroy();
@@ -92,9 +120,19 @@ function batch(store: number, fromMs: number) {
   return { readings };
 }
 
+const cpuTotal = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;
+
+/** The PostgreSQL server process, parent of this connection's backend. */
+async function postmasterPid(db: ReturnType<typeof createDb>): Promise<number> {
+  const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+  return parentOf(rows[0].pid);
+}
+
 /** Rows per second of a server-side COPY of the same shape of rows into measurements. */
+const COPY_ROWS = 500_000;
+
 async function rawCopyRate(db: ReturnType<typeof createDb>): Promise<number> {
-  const rows = 500_000;
+  const rows = COPY_ROWS;
   const file = `/tmp/onreco-copy-${process.pid}.csv`;
   const lines: string[] = [];
   const base = Date.now() - 400 * 86400_000;

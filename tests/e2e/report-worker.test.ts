@@ -20,8 +20,13 @@ afterAll(async () => {
   await db.destroy();
 });
 
-/** A store with `sensors` sensors and a reading a minute for each over the Japan month (in SQL). */
-async function storeWithMonth(storeId: string, sensors: number, year: number, month: number) {
+/**
+ * A store with `sensors` sensors and a reading a minute for each over the Japan month (in SQL).
+ * `slow`: a reading over the upper limit in every 10 minutes, which makes a report read every
+ * reading (a bucket with a value outside the limits is re-read raw: decisions 149, 192), so that
+ * it is long enough to be caught in the making.
+ */
+async function storeWithMonth(storeId: string, sensors: number, year: number, month: number, slow = false) {
   await createStore(db, storeId, { store_name: `${storeId} 店` });
   const ids: number[] = [];
   for (let i = 0; i < sensors; i++) ids.push(await createSensor(db, storeId, `AA:BB:${storeId.slice(-2)}:00:00:${String(i + 10)}`, { equipment_name: `冷蔵ケース${i + 1}`, upper_limit: 10, lower_limit: 0 }));
@@ -29,7 +34,8 @@ async function storeWithMonth(storeId: string, sensors: number, year: number, mo
   const to = fromJapan(year, month + 1, 1);
   await sql`
     insert into measurements (store_id, equipment_id, measured_at, temperature, error)
-    select ${storeId}, e, t, round((4 + 2 * sin(extract(epoch from t) / 3600.0 + e))::numeric, 1), false
+    select ${storeId}, e, t,
+           case when ${slow} and extract(minute from t)::int % 10 = 5 then 14.5 else round((4 + 2 * sin(extract(epoch from t) / 3600.0 + e))::numeric, 1) end, false
     from unnest(${ids}::int[]) e, generate_series(${from}::timestamptz, ${to}::timestamptz - interval '1 minute', interval '1 minute') t
     on conflict do nothing`.execute(db);
   return ids;
@@ -48,7 +54,7 @@ async function beingMade(storeId: string, historyNo: number): Promise<boolean> {
 
 describe('report jobs in the worker', () => {
   it('a worker killed with SIGKILL in the middle of a report loses no job and makes no duplicate', async () => {
-    const ids = await storeWithMonth('RPK01', 20, 2026, 10);
+    const ids = await storeWithMonth('RPK01', 20, 2026, 10, true);
     await db
       .insertInto('report_history')
       .values({
@@ -84,7 +90,9 @@ describe('report jobs in the worker', () => {
     const done = await historyOf('RPK01');
     expect(done).toHaveLength(1);
     const lines = done[0].content!.toString('utf8').trim().split('\r\n');
-    expect(lines).toHaveLength(1 + 31 * 144);
+    // The table, then (both options on) the summary and the comments after an empty line (docs/decisions/155).
+    expect(lines.slice(0, lines.indexOf(''))).toHaveLength(1 + 31 * 144);
+    expect(lines).toContain('サマリー');
     expect(smtp.received.filter((mail) => mail.to.includes('kill-test@example.com'))).toHaveLength(1);
   }, 180_000);
 

@@ -2,9 +2,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../../app/db/db.server';
+import { type ForeignKey, parentsFirst, readSchemaShape } from '../../app/db/distribute.server';
 import type { ApiCall, Reference } from '../../app/domain/api';
 import { type Permission, can } from '../../app/domain/roles';
 import type { ApiRouteFunction } from '../../app/http/api-route.server';
+import { createLoginSession } from '../../app/http/session.server';
 import { type Caller, type Side, type World, SIDES, markerOf, otherSide } from '../fixtures/access-world';
 import { TEST_PASSWORD } from '../fixtures/chain';
 import { REFERENCE_TABLES } from './db';
@@ -29,44 +31,20 @@ async function worldTables(db: Db): Promise<string[]> {
   return rows.map((row) => row.name).filter((name) => !REFERENCE_TABLES.has(name));
 }
 
-interface ForeignKey {
-  child: string;
-  parent: string;
-  columns: string[];
-}
-
 /**
  * The tables in an order that inserts parents before children (foreign keys), and the foreign
  * keys of a cycle (stores ↔ diagrams), whose columns are restored by an update after the inserts.
  */
-async function parentsFirst(db: Db, tables: string[]): Promise<{ ordered: string[]; cyclic: ForeignKey[] }> {
-  const { rows } = await sql<ForeignKey>`
-    select c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent,
-      array(select a.attname::text from pg_attribute a where a.attrelid = c.conrelid and a.attnum = any(c.conkey)) as columns
-    from pg_constraint c where c.contype = 'f' and c.connamespace = 'public'::regnamespace`.execute(db);
-  const ordered: string[] = [];
-  const cyclic: ForeignKey[] = [];
-  const visiting = new Set<string>();
-  const visit = (table: string) => {
-    if (ordered.includes(table)) return;
-    visiting.add(table);
-    for (const key of rows.filter((row) => row.child === table && row.parent !== table && tables.includes(row.parent))) {
-      if (visiting.has(key.parent)) cyclic.push(key);
-      else visit(key.parent);
-    }
-    visiting.delete(table);
-    ordered.push(table);
-  };
-  for (const table of tables) visit(table);
-  return { ordered, cyclic };
+async function parentsFirstOf(db: Db, tables: string[]) {
+  return parentsFirst(tables, (await readSchemaShape(db)).foreignKeys);
 }
 
 /** The statements that put the snapshot back: delete children first, insert parents first, then a cycle's columns. */
 async function restoreStatements(db: Db, tables: string[]): Promise<string> {
-  const { ordered, cyclic } = await parentsFirst(db, tables);
+  const { ordered, cyclic } = await parentsFirstOf(db, tables);
   const { rows: columns } = await sql<{ table: string; column: string }>`
     select table_name::text as table, column_name::text as column from information_schema.columns
-    where table_schema = 'public' order by ordinal_position`.execute(db);
+    where table_schema = 'public' and is_generated = 'NEVER' order by ordinal_position`.execute(db);
   const { rows: keys } = await sql<{ table: string; columns: string[] }>`
     select i.indrelid::regclass::text as table, array(select a.attname::text from pg_attribute a where a.attrelid = i.indrelid and a.attnum = any(i.indkey)) as columns
     from pg_index i where i.indisprimary`.execute(db);
@@ -81,13 +59,16 @@ async function restoreStatements(db: Db, tables: string[]): Promise<string> {
     if (!key) throw new Error(`${child}: a table in a foreign-key cycle needs a primary key to be restored`);
     return `update public.${child} t set ${deferredColumns.map((column) => `${column} = s.${column}`).join(', ')} from ${SNAPSHOT_SCHEMA}.${child} s where ${key.map((column) => `t.${column} = s.${column}`).join(' and ')};`;
   };
-  // The measurement-bucket triggers would count the restored readings twice: the buckets are restored as they were.
+  // The measurement-bucket triggers would count the restored readings twice, and the stores trigger
+  // would list the restored stores twice: the buckets and the list's entries are restored as they were.
   return [
     'alter table measurements disable trigger user;',
+    'alter table stores disable trigger user;',
     ...[...ordered].reverse().map((table) => `delete from public.${table};`),
     ...ordered.map(insert),
     ...cyclic.map(update),
     'alter table measurements enable trigger user;',
+    'alter table stores enable trigger user;',
   ].join('\n');
 }
 
@@ -617,6 +598,26 @@ export function consolePathOf(key: string, storeId: string): string {
   const segments = stem === '_layout' ? [] : (stem.match(/(?:\[[^\]]*\]|[^.])+/g) ?? []).filter((segment) => segment !== '_index').map((segment) => segment.replace(/\[([^\]]*)\]/g, '$1'));
   const base = folder === 'stores' ? `/stores/${storeId}` : '/resources';
   return [base, ...segments].join('/');
+}
+
+/** The session cookie the console would hold for the caller's token (none without a token). */
+export async function cookieOf(caller: Caller): Promise<string | undefined> {
+  if (!caller.token) return undefined;
+  const auth = { access_token: caller.token, '.expires': new Date(Date.now() + 3600_000).toUTCString(), user_id: caller.userId ?? 0 } as Parameters<typeof createLoginSession>[0];
+  const response = await createLoginSession(auth, '/');
+  return response.headers.get('Set-Cookie')!.split(';')[0];
+}
+
+/** A console route's request (its sample query or form) for a store of `chain`, on the caller's cookie, with the route's params. */
+export function consoleRequestOf(key: string, route: ConsoleRoute, kind: 'loader' | 'action', chain: World['chains'][Side], world: World, cookie?: string) {
+  const context = { world, chain };
+  const query = new URLSearchParams(Object.entries(route.query?.(context) ?? {}).map(([name, value]) => [name, String(value)]));
+  const url = `${BASE}${consolePathOf(key, chain.store)}${query.size > 0 ? `?${query}` : ''}`;
+  const headers: Record<string, string> = cookie ? { Cookie: cookie } : {};
+  const form = new URLSearchParams(Object.entries(route.form?.(context) ?? {}).map(([name, value]) => [name, String(value)]));
+  const request = kind === 'loader' ? new Request(url, { headers }) : new Request(url, { method: 'POST', headers, body: form });
+  const params: Record<string, string> = { ...(key.startsWith('stores/') ? { storeId: chain.store } : {}), ...(typeof route.params === 'function' ? route.params(context) : route.params) };
+  return { request, params };
 }
 
 /** The outcome DESIGN.md gives a console route: /login without a session, 403 without the capability, /not_found (or 404) for a store one may not see. */

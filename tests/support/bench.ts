@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { createDb, type Db } from '../../app/db/db.server';
+import { closeSharedDb, createDb, type Db } from '../../app/db/db.server';
 import { migrateToLatest } from '../../app/db/migrate.server';
 import { ensureMeasurementPartitions } from '../../app/models/measurement-partitions.server';
 import { runCli, type CliContext } from '../../gateway/cli';
@@ -12,8 +12,38 @@ import { createSensor, createStore, issuePin } from '../fixtures/chain';
 import { serveConsole } from './console';
 import { prepareTestDatabase } from './database';
 
-// Shared by the benchmarks that run against the real console: a fresh database served by a
-// production build, a store made with the chain fixtures, and a gateway paired with it.
+// Shared by the benchmarks: a run on a fresh database of its own, and for those that run against
+// the real console, the database served by a production build, a store made with the chain
+// fixtures, and a gateway paired with it.
+
+export interface BenchDatabase {
+  db: Db;
+  url: string;
+}
+
+/**
+ * Runs a bench on a fresh database `name` of its own, migrated, with a pool of `pool` connections.
+ * The pool, the app's shared one (when the bench used it) and the database are let go whatever
+ * happens; a failure is printed and ends the process with 1.
+ */
+export function runBench(name: string, bench: (database: BenchDatabase) => Promise<void>, { pool = 4 }: { pool?: number } = {}): void {
+  const run = async () => {
+    const database = await prepareTestDatabase(name);
+    const db = createDb(database.url, pool);
+    try {
+      await migrateToLatest(db);
+      await bench({ db, url: database.url });
+    } finally {
+      await db.destroy();
+      await closeSharedDb();
+      await database.release();
+    }
+  };
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
 
 export interface BenchConsole {
   db: Db;

@@ -13,11 +13,12 @@ export function machine(): string {
   return `${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.cpus()[0]?.model ?? 'unknown CPU'}, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}`;
 }
 
-/** `logs`: keep what the server writes to stdout (its pino lines) in this array. */
-export async function serveConsole(databaseUrl: string, env: Record<string, string> = {}, logs?: string[]): Promise<{ base: string; stop(): Promise<void>; process: ChildProcess }> {
+/** `logs`: keep what the server writes to stdout (its pino lines) in this array; `nodeArgs`: flags for node (NODE_OPTIONS refuses some, such as --cpu-prof). */
+export async function serveConsole(databaseUrl: string, env: Record<string, string> = {}, logs?: string[], nodeArgs: string[] = []): Promise<{ base: string; stop(): Promise<void>; process: ChildProcess }> {
   const build = await ensureConsoleBuild();
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/server.ts'), build], {
+  // env.PORT: the same address again (a restart that clients already know).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.resolve('scripts/server.ts'), build], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATABASE_URL: databaseUrl, SESSION_SECRET: 'bench-session-secret-0123456789', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', logs ? 'pipe' : 'ignore', 'inherit'],
   });

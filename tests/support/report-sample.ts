@@ -73,6 +73,7 @@ export function sampleReportDocument(options: SampleOptions = {}): ReportDocumen
         { from: midway, to: null, lowerLimit: freezer ? -24 : 1, upperLimit: freezer ? -16 : 7, defrost: defrostHours.map((h) => ({ start: `${String(h).padStart(2, '0')}:00`, end: `${String(h).padStart(2, '0')}:30` })) },
       ],
       points,
+      hasReadings: points.length > 0,
       rows,
       defrostWindows,
       stopWindows,

@@ -5,6 +5,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   raw: string;
+  /** When its data ended (ms since epoch), for latency figures. */
+  receivedAt: number;
 }
 
 /** A real SMTP server on a loopback port that keeps what it receives, for mail tests. */
@@ -20,7 +22,7 @@ export async function startSmtpServer(port = 0) {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), ...decodeMessage(raw), raw });
+        received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), ...decodeMessage(raw), raw, receivedAt: Date.now() });
         waiters.splice(0).forEach((wake) => wake());
         callback();
       });

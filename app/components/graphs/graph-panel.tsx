@@ -20,6 +20,7 @@ import {
   withPanel,
 } from '~/domain/graph';
 import { toCompactDateTime } from '~/domain/japan-time';
+import { RetentionNote } from '~/components/retention-note';
 import { CommentDialog, type CommentTarget } from './comment-dialog';
 import { LazyChart } from './lazy-chart';
 import { type MenuSensor, SensorMenu } from './sensor-menu';
@@ -113,7 +114,7 @@ export function GraphPanel({ index, storeId, states, panel, sensors, today }: Gr
   );
 
   const hasData = panel.series.some((series) => series.points.length > 0);
-  const message = panel.selected.length === 0 ? GRAPH_TEXTS.noSelection : hasData ? null : GRAPH_TEXTS.noData;
+  const message = panel.selected.length === 0 ? GRAPH_TEXTS.noSelection : panel.retention?.whole ? panel.retention.text : hasData ? null : GRAPH_TEXTS.noData;
   const commentable = panel.selected.some((id) => bySensor.get(id)?.commentRequired);
   const csvHref = storeUrl.graphsCsv(storeId, { equipment_id: panel.selected.join(','), unit: panel.unit, start_date: panel.startDate });
   const navButton = 'inline-flex h-9 items-center gap-1 rounded-md border border-slate-300 bg-white px-2.5 text-sm font-medium text-slate-700 hover:bg-slate-50';
@@ -206,6 +207,7 @@ export function GraphPanel({ index, storeId, states, panel, sensors, today }: Gr
         </div>
         <div className="flex flex-col lg:flex-row">
           <div className="min-w-0 flex-1 px-3 pb-3 pt-4">
+            {panel.retention && !panel.retention.whole && <RetentionNote text={panel.retention.text} className="mb-2" />}
             <div className="h-[400px]">
               <LazyChart
                 busy={busy}

@@ -28,9 +28,10 @@ export function LazyChart({ busy, message, periodLabel, ...chart }: LazyChartPro
   const overlay = useOverlay(busy || !ready);
   return (
     <div className="relative h-full w-full">
-      {/* The chart in words, for screen readers (the canvas is a picture), from the server's HTML on. */}
+      {/* The chart in words, for screen readers (the canvas is a picture), from the server's HTML on;
+          when the picture is only a message (nothing checked, nothing kept or measured), that message. */}
       <p id={summaryId} className="sr-only">
-        {chartSummary(chart.sensors, chart.limits)}
+        {message ?? chartSummary(chart.sensors, chart.limits)}
       </p>
       {mounted && (
         <Suspense fallback={null}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fromJapan } from '~/domain/japan-time';
-import { chartGeometry, decimate, niceStep, pageHeaderText, rowCells, settingsText, tableBlocks } from '~/reports/layout';
+import { chartGeometry, decimate, lineWords, niceStep, pageHeaderText, rowTime, rowValue, settingsText, tableBlocks, wrapLine } from '~/reports/layout';
 
 const day = (h: number, m = 0) => fromJapan(2026, 11, 1, h, m);
 const period = { from: day(0), to: day(23, 50) };
@@ -10,12 +10,26 @@ describe('report page texts', () => {
     expect(pageHeaderText({ store: { storeId: 'S1', storeNo: '0001', storeName: '渋谷店' }, period })).toBe('0001 渋谷店\u3000期間: 2026/11/01 00:00 〜 2026/11/01 23:50');
   });
 
+  it('splits a line as pdfmake does: words with their spaces, each Japanese character alone', () => {
+    expect(lineWords('0001 渋谷店\u3000期間: 11/01')).toEqual(['0001 ', '渋', '谷', '店\u3000', '期', '間', ': ', '11/01']);
+    expect(lineWords('1 / 12 ページ')).toEqual(['1 ', '/ ', '12 ', 'ペ', 'ー', 'ジ']);
+  });
+
+  it('wraps a long page header between pieces, never inside a word', () => {
+    const width = (text: string) => text.length; // one unit a character
+    expect(wrapLine('Family Mart 渋谷店', 100, width)).toEqual(['Family Mart 渋谷店']);
+    expect(wrapLine('Family Mart 渋谷店', 13, width)).toEqual(['Family Mart 渋', '谷店']);
+    expect(wrapLine('Family Mart', 6, width)).toEqual(['Family ', 'Mart']);
+    expect(wrapLine('Supercalifragilistic', 6, width)).toEqual(['Supercalifragilistic']);
+    expect(wrapLine('', 6, width)).toEqual(['']);
+  });
+
   it('prints rows with one decimal, -- for missing, ERROR and DEF', () => {
-    expect(rowCells({ at: day(1, 10), kind: 'value', temperature: -18.25 })).toEqual({ time: '11/01 01:10', value: '-18.3' });
-    expect(rowCells({ at: day(1), kind: 'value', temperature: 4 }).value).toBe('4.0');
-    expect(rowCells({ at: day(1), kind: 'missing' }).value).toBe('--');
-    expect(rowCells({ at: day(1), kind: 'error' }).value).toBe('ERROR');
-    expect(rowCells({ at: day(1), kind: 'defrost', temperature: 3 }).value).toBe('DEF');
+    expect({ time: rowTime(day(1, 10)), value: rowValue({ at: day(1, 10), kind: 'value', temperature: -18.25 }) }).toEqual({ time: '11/01 01:10', value: '-18.3' });
+    expect(rowValue({ at: day(1), kind: 'value', temperature: 4 })).toBe('4.0');
+    expect(rowValue({ at: day(1), kind: 'missing' })).toBe('--');
+    expect(rowValue({ at: day(1), kind: 'error' })).toBe('ERROR');
+    expect(rowValue({ at: day(1), kind: 'defrost', temperature: 3 })).toBe('DEF');
   });
 
   it('clips a settings period to the report period', () => {
@@ -26,12 +40,13 @@ describe('report page texts', () => {
 
 describe('the data table in page blocks', () => {
   it('fills columns top to bottom, then the next block', () => {
-    const rows = Array.from({ length: 23 }, (_, i) => ({ at: day(0, i * 10), kind: 'value' as const, temperature: i }));
-    const blocks = tableBlocks(rows, 5, 2);
-    expect(blocks).toHaveLength(3);
-    expect(blocks[0].map((c) => c.map((r) => r.value))).toEqual([['0.0', '1.0', '2.0', '3.0', '4.0'], ['5.0', '6.0', '7.0', '8.0', '9.0']]);
-    expect(blocks[2].map((c) => c.length)).toEqual([3]);
-    expect(blocks.flat(2)).toHaveLength(23);
+    const blocks = tableBlocks(23, 5, 2);
+    expect(blocks).toEqual([
+      [{ from: 0, to: 5 }, { from: 5, to: 10 }],
+      [{ from: 10, to: 15 }, { from: 15, to: 20 }],
+      [{ from: 20, to: 23 }],
+    ]);
+    expect(tableBlocks(0, 5, 2)).toEqual([]);
   });
 });
 

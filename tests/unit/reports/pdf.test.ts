@@ -1,8 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pageHeaderText } from '~/reports/layout';
+import { PDF_FONT_LINE } from '~/reports/pdf-fonts.server';
 import { renderReportPdf } from '~/reports/pdf.server';
 import { sampleReportDocument } from '../../support/report-sample';
 
@@ -41,6 +44,21 @@ describe('renderReportPdf', () => {
     expect(text.split('\f').filter((page) => page.trim()).every((page) => page.includes('期間: 2026/11/01 00:00'))).toBe(true);
   });
 
+  it('wraps a store name too long for one header line, on every page', async () => {
+    const doc = sampleReportDocument({ sensors: 1, days: 1 });
+    doc.store.storeName = `ファミリーマート渋谷道玄坂二丁目駅前通り店 ${'Long Store Name '.repeat(8)}本館`;
+    const { text, pages } = textOf(await renderReportPdf(doc));
+    const headed = text.split('\f').filter((page) => page.trim());
+    expect(headed).toHaveLength(pages);
+    const bare = (s: string) => s.replace(/\s+/g, '');
+    for (const page of headed) {
+      const [first, second] = page.split('\n');
+      expect(first).toMatch(/^0001 ファミリーマート渋谷道玄坂二丁目駅前通り店 Long Store Name/);
+      expect(first).not.toContain('期間');
+      expect(bare(first + second)).toBe(bare(pageHeaderText(doc)));
+    }
+  });
+
   it('renders a report without sensors and one without options', async () => {
     const none = sampleReportDocument({ sensors: 0, days: 1 });
     expect(textOf(await renderReportPdf(none)).text).toContain('対象のセンサーがありません');
@@ -48,5 +66,13 @@ describe('renderReportPdf', () => {
     const { text } = textOf(await renderReportPdf(plain));
     expect(text).not.toContain('サマリー');
     expect(text).toContain('冷蔵ケース1');
+  });
+
+  it('lays out the boxes it draws into with the line height of the font itself', () => {
+    // The chart's and the table blocks' heights use PDF_FONT_LINE before any document exists.
+    const require = createRequire(import.meta.url);
+    const PDFDocument = require('pdfkit') as new () => { font(file: string): { _font: { lineHeight(size: number): number } } };
+    const file = require.resolve('@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf');
+    expect(new PDFDocument().font(file)._font.lineHeight(1)).toBeCloseTo(PDF_FONT_LINE, 6);
   });
 });

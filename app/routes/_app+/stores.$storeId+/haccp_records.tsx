@@ -4,12 +4,15 @@ import { HaccpDayNav, HaccpSignoff, HaccpTable } from '~/components/haccp/haccp-
 import { StorePage } from '~/components/page-kit';
 import { PageError } from '~/components/page-error';
 import { getDb } from '~/db/db.server';
-import { HACCP_TEXTS, HaccpRecordQuerySchema, HaccpSignSchema, haccpDayView, isFutureDay } from '~/domain/haccp';
+import { HACCP_TEXTS, HaccpRecordQuerySchema, HaccpSignSchema, dayWindow, haccpDayView, isFutureDay } from '~/domain/haccp';
+import { retentionNotice } from '~/domain/retention';
 import { toCompactDate } from '~/domain/japan-time';
 import { storeUrl } from '~/domain/urls';
 import { fieldErrors } from '~/http/api.server';
 import { requireStoreUser } from '~/http/access.server';
 import { getHaccpDay, signHaccpDay } from '~/services/haccp.server';
+import { retentionPolicy } from '~/services/retention.server';
+import { RetentionNote } from '~/components/retention-note';
 
 export const meta: MetaFunction = () => [{ title: 'HACCP記録 | On-Reco' }];
 
@@ -22,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const day = parsed.success ? parsed.data.date : toCompactDate(now);
   const record = await getHaccpDay(getDb(), viewer, storeId, day);
   if (!record) throw new Response('Not Found', { status: 404 });
-  return json({ storeId, view: haccpDayView(record, now) });
+  return json({ storeId, view: haccpDayView(record, now), retention: retentionNotice(dayWindow(day), retentionPolicy(now).readings) });
 }
 
 // The sign form: everyone who may see the store may sign (DESIGN.md). One audit row per sign-off.
@@ -39,7 +42,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function HaccpRecordsPage() {
-  const { storeId, view } = useLoaderData<typeof loader>();
+  const { storeId, view, retention } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const month = view.day.slice(0, 6);
   return (
@@ -53,6 +56,7 @@ export default function HaccpRecordsPage() {
     >
       <HaccpDayNav storeId={storeId} view={view} />
       {result?.errors.date && <p className="field-error mb-3 text-sm">{result.errors.date}</p>}
+      {retention && <RetentionNote text={retention.text} className="mb-3" />}
       <HaccpTable view={view} />
       <HaccpSignoff view={view} noteError={result?.errors.note} note={result?.note} />
     </StorePage>

@@ -14,6 +14,7 @@ import { requireStoreUser } from '~/http/access.server';
 import { fieldErrors } from '~/http/api.server';
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
 import { appUrl } from '~/domain/urls';
+import { retentionPolicy } from '~/services/retention.server';
 
 export const meta: MetaFunction = () => [{ title: '温度グラフ | On-Reco' }];
 
@@ -25,10 +26,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const db = getDb();
   const sensors = await listGraphSensors(db, viewer, storeId);
   if (!sensors) throw redirect(appUrl.notFound);
-  const today = toCompactDate(new Date());
+  const now = new Date();
+  const today = toCompactDate(now);
+  const retention = retentionPolicy(now);
   const states = parsePanels(new URL(request.url).searchParams, today);
   const schedules = await loadAlertStopSchedules(db, storeId);
-  const panels = await Promise.all(states.map((panel) => loadGraphPanel(db, viewer, { storeId, sensors, panel, schedules, today })));
+  const panels = await Promise.all(states.map((panel) => loadGraphPanel(db, viewer, { storeId, sensors, panel, schedules, today, retention })));
   return json({
     storeId,
     today,

@@ -1,0 +1,211 @@
+import { sql } from 'kysely';
+import type { Db } from './db.server';
+import { COLOCATION_ANCHOR, DISTRIBUTION_COLUMN, type Placement, TABLES, type TableDistribution } from './distribution';
+
+// The Citus side of app/db/distribution.ts: what the catalog must look like for the declaration
+// to hold (the rules Citus enforces when it distributes), and the calls that distribute the
+// schema (scripts/distribute.ts). Read from pg_catalog, so the rules are checked on plain
+// PostgreSQL by tests/api/distribution.test.ts long before a cluster exists.
+
+export interface ForeignKey {
+  name: string;
+  child: string;
+  parent: string;
+  columns: string[];
+  parentColumns: string[];
+  definition: string;
+}
+
+export interface UniqueKey {
+  table: string;
+  name: string;
+  /** Null for an expression's position (lower(mailaddress1)). */
+  columns: (string | null)[];
+}
+
+export interface SchemaShape {
+  /** Tables and partitioned tables, partitions left out (they follow their parent). */
+  tables: string[];
+  /** Each table's distribution column, if it has one: its type and whether it may be null. */
+  distributionColumns: Record<string, { type: string; nullable: boolean }>;
+  uniqueKeys: UniqueKey[];
+  foreignKeys: ForeignKey[];
+}
+
+/** The shape of `schema`'s tables, keys and foreign keys. */
+export async function readSchemaShape(db: Db, schema = 'public'): Promise<SchemaShape> {
+  const { rows: tables } = await sql<{ name: string }>`
+    select c.relname as name from pg_class c
+    where c.relnamespace = ${schema}::regnamespace and c.relkind in ('r', 'p') and not c.relispartition
+    order by c.relname`.execute(db);
+  const { rows: columns } = await sql<{ table: string; type: string; nullable: boolean }>`
+    select c.relname as table, format_type(a.atttypid, a.atttypmod) as type, not a.attnotnull as nullable
+    from pg_attribute a join pg_class c on c.oid = a.attrelid
+    where c.relnamespace = ${schema}::regnamespace and c.relkind in ('r', 'p') and not c.relispartition
+      and a.attname = ${DISTRIBUTION_COLUMN} and not a.attisdropped`.execute(db);
+  const { rows: uniqueKeys } = await sql<UniqueKey>`
+    select c.relname as table, ic.relname as name,
+      array(select a.attname::text from unnest(i.indkey::int2[]) with ordinality k(attnum, n)
+            left join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum order by k.n) as columns
+    from pg_index i join pg_class c on c.oid = i.indrelid join pg_class ic on ic.oid = i.indexrelid
+    where c.relnamespace = ${schema}::regnamespace and c.relkind in ('r', 'p') and not c.relispartition and i.indisunique
+    order by c.relname, ic.relname`.execute(db);
+  const { rows: foreignKeys } = await sql<ForeignKey>`
+    select k.conname as name, child.relname as child, parent.relname as parent,
+      array(select a.attname::text from unnest(k.conkey) with ordinality u(attnum, n)
+            join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.attnum order by u.n) as columns,
+      array(select a.attname::text from unnest(k.confkey) with ordinality u(attnum, n)
+            join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.attnum order by u.n) as "parentColumns",
+      pg_get_constraintdef(k.oid) as definition
+    from pg_constraint k join pg_class child on child.oid = k.conrelid join pg_class parent on parent.oid = k.confrelid
+    where k.contype = 'f' and k.connamespace = ${schema}::regnamespace and not child.relispartition
+    order by child.relname, k.conname`.execute(db);
+  return {
+    tables: tables.map((row) => row.name),
+    distributionColumns: Object.fromEntries(columns.map(({ table, type, nullable }) => [table, { type, nullable }])),
+    uniqueKeys,
+    foreignKeys,
+  };
+}
+
+/**
+ * Where the declaration and the schema part, or where Citus would refuse the schema: an
+ * undeclared table; a distributed table without a non-null store_id of the one type; a primary
+ * or unique key of a distributed table without store_id; a foreign key between distributed
+ * tables that does not match store_id to store_id; a foreign key into a distributed table from
+ * any other, or out of one to a coordinator table; a reference table referring to a coordinator
+ * table. Empty when the schema can be distributed as declared.
+ */
+export function distributionProblems(shape: SchemaShape, tables: Readonly<Record<string, TableDistribution>> = TABLES): string[] {
+  const problems: string[] = [];
+  const placementOf = (table: string): Placement | undefined => tables[table]?.placement;
+  for (const table of shape.tables) if (!placementOf(table)) problems.push(`${table}: not declared in app/db/distribution.ts`);
+  for (const table of Object.keys(tables)) if (!shape.tables.includes(table)) problems.push(`${table}: declared but not in the schema`);
+  const distributed = shape.tables.filter((table) => placementOf(table) === 'distributed');
+  const anchorType = shape.distributionColumns[COLOCATION_ANCHOR]?.type;
+  for (const table of distributed) {
+    const column = shape.distributionColumns[table];
+    if (!column) problems.push(`${table}: distributed but has no ${DISTRIBUTION_COLUMN} column`);
+    else {
+      if (column.nullable) problems.push(`${table}: ${DISTRIBUTION_COLUMN} may be null (Citus refuses a null distribution value)`);
+      if (anchorType && column.type !== anchorType) problems.push(`${table}: ${DISTRIBUTION_COLUMN} is ${column.type}, not ${anchorType} as in ${COLOCATION_ANCHOR} (no co-location)`);
+    }
+  }
+  for (const key of shape.uniqueKeys) {
+    if (placementOf(key.table) === 'distributed' && !key.columns.includes(DISTRIBUTION_COLUMN)) {
+      problems.push(`${key.table}: the unique key ${key.name} (${key.columns.map((column) => column ?? '(expression)').join(', ')}) lacks ${DISTRIBUTION_COLUMN}`);
+    }
+  }
+  for (const key of shape.foreignKeys) {
+    const [child, parent] = [placementOf(key.child), placementOf(key.parent)];
+    const label = `${key.child}.${key.name} → ${key.parent}`;
+    if (child === 'distributed' && parent === 'distributed') {
+      const at = key.columns.indexOf(DISTRIBUTION_COLUMN);
+      if (at < 0 || key.parentColumns[at] !== DISTRIBUTION_COLUMN) problems.push(`${label}: a foreign key between distributed tables must match ${DISTRIBUTION_COLUMN} to ${DISTRIBUTION_COLUMN}`);
+    } else if (parent === 'distributed') {
+      problems.push(`${label}: a ${child ?? 'undeclared'} table may not refer to a distributed one (Citus refuses it)`);
+    } else if (parent === 'coordinator' && child !== 'coordinator') {
+      problems.push(`${label}: a ${child ?? 'undeclared'} table may not refer to a coordinator table`);
+    }
+  }
+  return problems;
+}
+
+// ---- the distribute step ----
+
+export interface DistributionStep {
+  sql: string;
+  /** Skipped when this table is a Citus table already (the step makes it one, or drops a cycle's key before it does). */
+  table?: string;
+  /** Skipped when this foreign key exists (the step adds a cycle's key back). */
+  constraint?: string;
+}
+
+/** Parents before children among `tables` (foreign keys); the keys that close a cycle come back apart. */
+export function parentsFirst<Key extends Pick<ForeignKey, 'child' | 'parent'>>(tables: string[], keys: readonly Key[]): { ordered: string[]; cyclic: Key[] } {
+  const ordered: string[] = [];
+  const cyclic: Key[] = [];
+  const visiting = new Set<string>();
+  const visit = (table: string) => {
+    if (ordered.includes(table)) return;
+    visiting.add(table);
+    for (const key of keys.filter((candidate) => candidate.child === table && candidate.parent !== table && tables.includes(candidate.parent))) {
+      if (visiting.has(key.parent)) cyclic.push(key);
+      else visit(key.parent);
+    }
+    visiting.delete(table);
+    ordered.push(table);
+  };
+  for (const table of tables) visit(table);
+  return { ordered, cyclic };
+}
+
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * The Citus calls, in an order Citus accepts: reference tables parents first (a foreign-key
+ * cycle, stores ↔ diagrams, is dropped before and added back after); the coordinator tables
+ * that refer to a reference table into Citus's metadata (Citus local tables); then the anchor
+ * and every other distributed table co-located with it, parents first.
+ */
+export function distributionSteps(shape: SchemaShape, tables: Readonly<Record<string, TableDistribution>> = TABLES): DistributionStep[] {
+  const placed = (placement: Placement) => shape.tables.filter((table) => tables[table]?.placement === placement);
+  const references = parentsFirst(placed('reference'), shape.foreignKeys);
+  const linkedLocals = placed('coordinator').filter((table) => shape.foreignKeys.some((key) => key.child === table && tables[key.parent]?.placement === 'reference'));
+  const distributed = parentsFirst([COLOCATION_ANCHOR, ...placed('distributed').filter((table) => table !== COLOCATION_ANCHOR)], shape.foreignKeys);
+  const [anchor, ...others] = distributed.ordered;
+  return [
+    ...references.cyclic.map((key) => ({ table: key.child, sql: `alter table ${key.child} drop constraint ${key.name}` })),
+    ...references.ordered.map((table) => ({ table, sql: `select create_reference_table(${literal(table)})` })),
+    ...references.cyclic.map((key) => ({ constraint: key.name, sql: `alter table ${key.child} add constraint ${key.name} ${key.definition}` })),
+    ...linkedLocals.map((table) => ({ table, sql: `select citus_add_local_table_to_metadata(${literal(table)})` })),
+    { table: anchor, sql: `select create_distributed_table(${literal(anchor)}, ${literal(DISTRIBUTION_COLUMN)}, colocate_with => 'none')` },
+    ...others.map((table) => ({
+      table,
+      sql: `select create_distributed_table(${literal(table)}, ${literal(DISTRIBUTION_COLUMN)}, colocate_with => ${literal(COLOCATION_ANCHOR)})`,
+    })),
+  ];
+}
+
+/** Whether the citus extension is installed in this database. */
+export async function citusInstalled(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ installed: boolean }>`select exists (select from pg_extension where extname = 'citus') as installed`.execute(db);
+  return rows[0].installed;
+}
+
+/** Asked when the step comes: the run itself drops a cycle's key before adding it back. */
+async function constraintExists(db: Db, name: string): Promise<boolean> {
+  const { rows } = await sql<{ found: boolean }>`select exists (select from pg_constraint where conname = ${name} and connamespace = 'public'::regnamespace) as found`.execute(db);
+  return rows[0].found;
+}
+
+export type DistributeOutcome =
+  | { kind: 'absent' }
+  | { kind: 'refused'; problems: string[] }
+  | { kind: 'done'; ran: string[]; skipped: string[] };
+
+/**
+ * Distributes the schema as declared when citus is installed; without it, or when the schema
+ * breaks the declaration's rules, changes nothing. Tables that are Citus tables already are
+ * skipped, so a run that stopped half-way can be run again.
+ */
+export async function distribute(db: Db, report: (line: string) => void = () => {}): Promise<DistributeOutcome> {
+  if (!(await citusInstalled(db))) return { kind: 'absent' };
+  const shape = await readSchemaShape(db);
+  const problems = distributionProblems(shape);
+  if (problems.length > 0) return { kind: 'refused', problems };
+  const { rows } = await sql<{ name: string }>`select logicalrelid::regclass::text as name from pg_dist_partition`.execute(db);
+  const already = new Set(rows.map((row) => row.name));
+  const ran: string[] = [];
+  const skipped: string[] = [];
+  for (const step of distributionSteps(shape)) {
+    if ((step.table && already.has(step.table)) || (step.constraint && (await constraintExists(db, step.constraint)))) {
+      skipped.push(step.sql);
+      continue;
+    }
+    report(step.sql);
+    await sql.raw(step.sql).execute(db);
+    ran.push(step.sql);
+  }
+  return { kind: 'done', ran, skipped };
+}

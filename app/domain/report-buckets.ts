@@ -1,0 +1,192 @@
+import type { ReportSettingsPeriod, ReportWindow } from './report-document';
+import { inForceAt, NO_SUMMARY_PARTS, type ReadingSeries, type SummaryParts, type TimedSettings, timedSettings } from './report-rows';
+
+// Report collection from the 10-minute buckets (measurement_buckets, docs/decisions/149): a bucket
+// whose aggregates answer everything the report asks is used as it is; the others are read as raw
+// readings. Raw are: buckets cut by the period's ends, with error or empty readings (where the
+// chart's line breaks), cut by a change of settings or by an excluded (defrost, alert-stop) window's
+// edge, holding a table time off its mark, or with a value outside the limits in force outside
+// excluded windows (so the minutes outside are counted reading by reading, as before). Limits,
+// defrost ranges and alert stops are applied at report time, so windows added after the fact count.
+// No I/O.
+
+const MINUTE = 60_000;
+export const BUCKET_MS = 10 * MINUTE;
+const HALF = BUCKET_MS / 2;
+
+/** The buckets of one sensor in time order, as typed arrays; NaN where a value is none. */
+export interface BucketSeries {
+  length: number;
+  /** The bucket's instant (ms): readings within 5 minutes before and after it. */
+  bucket: Float64Array;
+  gaps: Float64Array;
+  count: Float64Array;
+  tenths: Float64Array;
+  min: Float64Array;
+  minAt: Float64Array;
+  max: Float64Array;
+  maxAt: Float64Array;
+  /**
+   * The last reading within the bucket's own minute (the table's reading at the mark): its
+   * temperature, and 1 for an error, 0 for none, NaN when the minute has no reading. The table
+   * looks readings up by minute, so the bucket's instant stands for the mark's.
+   */
+  markTemperature: Float64Array;
+  markError: Float64Array;
+}
+
+export const BUCKET_FIELDS = ['bucket', 'gaps', 'count', 'tenths', 'min', 'minAt', 'max', 'maxAt', 'markTemperature', 'markError'] as const;
+
+export function emptyBuckets(length = 0): BucketSeries {
+  const series = { length } as BucketSeries;
+  for (const field of BUCKET_FIELDS) series[field] = new Float64Array(length);
+  return series;
+}
+
+/** The 10-minute bucket (its mark) a reading at `at` belongs to. */
+export const bucketOf = (at: number) => Math.floor((at + HALF) / BUCKET_MS) * BUCKET_MS;
+
+export interface BucketPlan {
+  /** 1 where the bucket's aggregates are used, 0 where its readings are read raw. */
+  use: Uint8Array;
+  /** The instants [from, to) to read raw, merged, in time order. */
+  raw: [number, number][];
+}
+
+/**
+ * Which buckets to use and which ranges to read raw, for a period [from, until). Without a chart
+ * (a CSV) the rules that serve only the chart's line are dropped: a bucket with error or empty
+ * readings, or cut by a settings change or a window's edge, is used as long as none of its values
+ * is outside the limits of any settings in force during it (or the whole bucket is excluded), since
+ * the table reads its mark and the summary's sums do not depend on where the cut falls.
+ */
+export function planBuckets(
+  buckets: BucketSeries,
+  span: { from: number; until: number },
+  tableTimes: readonly number[],
+  settings: readonly ReportSettingsPeriod[],
+  excluded: readonly ReportWindow[],
+  options: { chart: boolean } = { chart: true },
+): BucketPlan {
+  const use = new Uint8Array(buckets.length);
+  const raw: [number, number][] = [];
+  const offMark = new Set(tableTimes.filter((at) => bucketOf(at) !== at).map(bucketOf));
+  const periods = timedSettings(settings);
+  const edges = [...periods.flatMap((p) => [p.from, p.to]), ...excluded.flatMap((w) => [w.from.getTime(), w.to.getTime()])].sort((a, b) => a - b);
+  const excludedUntil = excludedUntilOf(excluded);
+  let e = 0;
+  for (let i = 0; i < buckets.length; i++) {
+    const lo = buckets.bucket[i] - HALF;
+    const hi = buckets.bucket[i] + HALF;
+    while (e < edges.length && edges[e] <= lo) e++;
+    const cut = e < edges.length && edges[e] < hi;
+    const answerable = lo >= span.from && hi <= span.until && !offMark.has(buckets.bucket[i]);
+    const usable = options.chart
+      ? answerable && buckets.gaps[i] === 0 && !cut && withinLimits(buckets, i, lo, periods, excludedUntil(lo) > lo)
+      : answerable && (excludedUntil(lo) >= hi || withinEveryLimits(buckets, i, lo, hi, periods));
+    if (usable) {
+      use[i] = 1;
+      continue;
+    }
+    const from = Math.max(lo, span.from);
+    const to = Math.min(hi, span.until);
+    if (from >= to) continue;
+    const last = raw[raw.length - 1];
+    if (last && last[1] === from) last[1] = to;
+    else raw.push([from, to]);
+  }
+  return { use, raw };
+}
+
+/**
+ * The end of the excluded stretch (windows merged) that holds an instant, or -Infinity, for
+ * instants asked in time order: walked once (a month has a defrost window or more a day, and
+ * thousands of buckets).
+ */
+function excludedUntilOf(windows: readonly ReportWindow[]): (at: number) => number {
+  const merged: [number, number][] = [];
+  for (const [from, to] of windows.map((w) => [w.from.getTime(), w.to.getTime()] as const).sort((a, b) => a[0] - b[0])) {
+    const last = merged[merged.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else if (from < to) merged.push([from, to]);
+  }
+  let w = 0;
+  return (at) => {
+    while (w < merged.length && merged[w][1] <= at) w++;
+    return w < merged.length && merged[w][0] <= at ? merged[w][1] : -Infinity;
+  };
+}
+
+const outside = (buckets: BucketSeries, i: number, limits: TimedSettings) => (limits.upper !== null && buckets.max[i] > limits.upper) || (limits.lower !== null && buckets.min[i] < limits.lower);
+
+/** No value of the bucket is outside the limits in force, or the whole bucket is excluded (no window edge inside it). */
+function withinLimits(buckets: BucketSeries, i: number, lo: number, periods: readonly TimedSettings[], excludedAtStart: boolean): boolean {
+  if (buckets.count[i] === 0 || excludedAtStart) return true;
+  const inForce = inForceAt(periods, lo);
+  return inForce === null || !outside(buckets, i, inForce);
+}
+
+/** No value of the bucket [lo, hi) is outside the limits of any settings that may be in force during it (inForceAt's rule). */
+function withinEveryLimits(buckets: BucketSeries, i: number, lo: number, hi: number, periods: readonly TimedSettings[]): boolean {
+  if (buckets.count[i] === 0 || periods.length === 0) return true;
+  const during = periods.filter((p) => p.from < hi && lo < p.to);
+  // An instant no period holds falls back to the first.
+  if (!during.some((p) => p.from <= lo && hi <= p.to)) during.push(periods[0]);
+  return !during.some((p) => outside(buckets, i, p));
+}
+
+/** The summary's sums over the used buckets (no minute outside by the plan's rule). */
+export function bucketSummaryParts(buckets: BucketSeries, use: Uint8Array): SummaryParts {
+  const parts = { ...NO_SUMMARY_PARTS };
+  for (let i = 0; i < buckets.length; i++) {
+    if (use[i] === 0 || buckets.count[i] === 0) continue;
+    parts.min = Math.min(parts.min, buckets.min[i]);
+    parts.max = Math.max(parts.max, buckets.max[i]);
+    parts.tenths += buckets.tenths[i];
+    parts.count += buckets.count[i];
+  }
+  return parts;
+}
+
+/** Whether a used bucket holds any reading (a value, an error or an empty reading). */
+export function usedBucketsHaveReadings(buckets: BucketSeries, use: Uint8Array): boolean {
+  for (let i = 0; i < buckets.length; i++) if (use[i] === 1 && buckets.count[i] + buckets.gaps[i] > 0) return true;
+  return false;
+}
+
+/**
+ * The used buckets as readings, merged in time order with the raw ones: for the table, each
+ * bucket's mark reading; for the chart, its lowest and highest reading (at their instants).
+ */
+export function bucketReadings(buckets: BucketSeries, use: Uint8Array, raw: ReadingSeries, kind: 'mark' | 'extremes'): ReadingSeries {
+  const size = raw.length + (kind === 'mark' ? 1 : 2) * buckets.length + 1;
+  const at = new Float64Array(size);
+  const temperature = new Float64Array(size);
+  const error = new Uint8Array(size);
+  let n = 0;
+  let r = 0;
+  const push = (ms: number, t: number, e: number) => {
+    for (; r < raw.length && raw.at[r] < ms; r++, n++) {
+      at[n] = raw.at[r];
+      temperature[n] = raw.temperature[r];
+      error[n] = raw.error[r];
+    }
+    at[n] = ms;
+    temperature[n] = t;
+    error[n] = e;
+    n++;
+  };
+  for (let i = 0; i < buckets.length; i++) {
+    if (use[i] === 0) continue;
+    if (kind === 'mark') {
+      if (!Number.isNaN(buckets.markError[i])) push(buckets.bucket[i], buckets.markTemperature[i], buckets.markError[i]);
+    } else if (buckets.count[i] > 0) {
+      const minFirst = buckets.minAt[i] <= buckets.maxAt[i];
+      push(minFirst ? buckets.minAt[i] : buckets.maxAt[i], minFirst ? buckets.min[i] : buckets.max[i], 0);
+      if (buckets.minAt[i] !== buckets.maxAt[i]) push(minFirst ? buckets.maxAt[i] : buckets.minAt[i], minFirst ? buckets.max[i] : buckets.min[i], 0);
+    }
+  }
+  push(Infinity, NaN, 0);
+  n--;
+  return { length: n, at: at.subarray(0, n), temperature: temperature.subarray(0, n), error: error.subarray(0, n) };
+}
