@@ -16,6 +16,17 @@ interface Step {
   ok: boolean;
   seconds: number;
   tests?: { passed: number; failed: number; skipped: number };
+  /** Tests that failed, and tests that passed only on a retry: named at the end of the run. */
+  failures?: string[];
+  retried?: string[];
+}
+
+interface JsonReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  testResults: { name: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
 }
 
 // With a filter, a project may have no file that matches: that is not a failure.
@@ -46,12 +57,29 @@ async function project(name: string): Promise<Step> {
   const report = path.join(reports, `${name}.json`);
   const step = await command(`vitest ${name}`, bin('vitest'), ['run', '--project', name, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...vitestArgs]);
   try {
-    const counts = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    const counts = JSON.parse(readFileSync(report, 'utf8')) as JsonReport;
     step.tests = { passed: counts.numPassedTests, failed: counts.numFailedTests, skipped: counts.numPendingTests + counts.numTodoTests };
+    step.failures = testsNamed(counts, (status) => status === 'failed');
+    // vitest keeps the errors of the failed tries of a test that passed on a retry
+    step.retried = testsNamed(counts, (status, errors) => status === 'passed' && errors.length > 0);
   } catch {
     // no report: the run failed before it wrote one, and the step says so already
   }
   return step;
+}
+
+/** "file > test: first line of its first error" for each test the predicate picks. */
+function testsNamed(report: JsonReport, picked: (status: string, errors: string[]) => boolean): string[] {
+  return report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => picked(test.status, test.failureMessages))
+      .map((test) => `${path.relative(process.cwd(), file.name)} > ${test.fullName}: ${firstLine(test.failureMessages[0] ?? '')}`),
+  );
+}
+
+function firstLine(message: string): string {
+  // eslint-disable-next-line no-control-regex -- vitest's messages carry colour codes
+  return (message.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0] ?? '').slice(0, 300);
 }
 
 async function consoleBuild(): Promise<Step> {
@@ -76,6 +104,10 @@ function summary(steps: Step[], started: number): void {
   const passed = counted.reduce((sum, t) => sum + t.passed, 0);
   const failed = counted.reduce((sum, t) => sum + t.failed, 0) + steps.filter((step) => !step.ok && !step.tests?.failed).length;
   console.log(`${passed} passed, ${failed} failed`);
+  // Last, so that a log cut to its end still names them.
+  const named = (title: string, tests: string[]) => tests.length > 0 && console.log(`\n${title}:\n${tests.map((test) => `  ${test}`).join('\n')}`);
+  named('passed only on a retry (flaky: see decision 197)', steps.flatMap((step) => step.retried ?? []));
+  named('failed', steps.flatMap((step) => step.failures ?? []));
 }
 
 async function main(): Promise<number> {
