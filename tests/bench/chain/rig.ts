@@ -225,7 +225,7 @@ function processFigures(before: Record<string, TreeSample>, after: Record<string
 }
 
 /** PostgreSQL's postmaster (the parent of our backend), or null when the server is not on this machine. */
-async function postmasterPid(db: Db): Promise<number | null> {
+export async function postmasterPid(db: Db): Promise<number | null> {
   const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
   try {
     return parentOf(rows[0].pid);
