@@ -9,14 +9,18 @@ import { canViewStore } from '~/models/stores.server';
 import { getViewerById, type Viewer } from '~/models/users.server';
 import { type AuthInfo, logIn } from '~/services/auth.server';
 import type { ClientOrigin } from '~/models/request-limits.server';
-import { noteRequestGateway, noteRequestUser } from './server/request-context.server';
+import { noteRequestGateway, noteRequestUser, rememberedForRequest } from './server/request-context.server';
 import { jsonAnswer } from './json-answer.server';
 import { clearSessionHeaders, readSession } from './session.server';
 
 // Auth helpers throw (a redirect, a 401/403/404) so that routes never branch on auth.
 
-async function viewerOfToken(token: string | undefined, now = new Date()): Promise<Viewer | 'expired' | null> {
-  if (!token) return null;
+function viewerOfToken(token: string | undefined): Promise<Viewer | 'expired' | null> {
+  if (!token) return Promise.resolve(null);
+  return rememberedForRequest(`viewer:${token}`, () => lookUpViewer(token, new Date()));
+}
+
+async function lookUpViewer(token: string, now: Date): Promise<Viewer | 'expired' | null> {
   const db = getDb();
   const found = await lookUpAccessToken(db, token, now);
   if (found.state === 'expired') return 'expired';

@@ -59,7 +59,7 @@ export function requestLog(build: ServerBuild, log: Logger): RequestHandler {
   const templateOf = templateMemo(routeTree(build));
   return (req, res, next) => {
     const started = performance.now();
-    const context: RequestContext = {};
+    const context: RequestContext = req.method === 'GET' || req.method === 'HEAD' ? { remembered: new Map() } : {};
     res.once('finish', () => {
       const template = templateOf(req.path);
       const line = {
