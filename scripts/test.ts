@@ -68,18 +68,21 @@ async function project(name: string): Promise<Step> {
   return step;
 }
 
-/** "file > test: first line of its first error" for each test the predicate picks. */
+/** "file > test: the first lines of its first error" for each test the predicate picks. */
 function testsNamed(report: JsonReport, picked: (status: string, errors: string[]) => boolean): string[] {
   return report.testResults.flatMap((file) =>
     file.assertionResults
       .filter((test) => picked(test.status, test.failureMessages))
-      .map((test) => `${path.relative(process.cwd(), file.name)} > ${test.fullName}: ${firstLine(test.failureMessages[0] ?? '')}`),
+      .map((test) => `${path.relative(process.cwd(), file.name)} > ${test.fullName}: ${headOf(test.failureMessages[0] ?? '')}`),
   );
 }
 
-function firstLine(message: string): string {
+/** The first lines of an error (the message and what it lists, before the stack), each cut short. */
+function headOf(message: string): string {
   // eslint-disable-next-line no-control-regex -- vitest's messages carry colour codes
-  return (message.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0] ?? '').slice(0, 300);
+  const lines = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  const head = lines.slice(0, 6).filter((line) => !/^\s+at /.test(line));
+  return head.map((line) => line.slice(0, 300)).join('\n    ');
 }
 
 async function consoleBuild(): Promise<Step> {
