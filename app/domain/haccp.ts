@@ -12,6 +12,7 @@ import { dbText } from './input-schemas';
 import { StoreIdSchema } from './store-schemas';
 import { formatDateTime, fromJapan, parseCompact, toCompactDate, toCompactDateTime } from './japan-time';
 import type { ReportSettingsPeriod } from './report-document';
+import { periodHolding, timedSettings } from './report-rows';
 
 export const HACCP_NOTE_MAX = 200;
 
@@ -106,13 +107,6 @@ export function dayWindow(day: string): { from: Date; to: Date } {
   return { from, to: fromJapan(y, m, d + 1) };
 }
 
-/** The settings period in force at `at` (the last that started at or before it), or null. */
-export function settingsAt(settings: readonly ReportSettingsPeriod[], at: Date): ReportSettingsPeriod | null {
-  let found: ReportSettingsPeriod | null = null;
-  for (const s of settings) if (s.from <= at && (s.to === null || at < s.to)) found = s;
-  return found;
-}
-
 /** Where a reading stands against the limits in force: inside, excused (defrost, alert stop), high or low. */
 export function readingStanding(
   reading: HaccpReading,
@@ -142,6 +136,7 @@ export function evaluateSensorDay(sensor: HaccpSensorInput, day: string, schedul
   let min: number | null = null;
   let max: number | null = null;
   let count = 0;
+  const periods = timedSettings(sensor.settings);
   for (const reading of sensor.readings) {
     if (reading.at < from || reading.at >= to) continue;
     count++;
@@ -149,7 +144,8 @@ export function evaluateSensorDay(sensor: HaccpSensorInput, day: string, schedul
       min = min === null ? reading.temperature : Math.min(min, reading.temperature);
       max = max === null ? reading.temperature : Math.max(max, reading.temperature);
     }
-    const settings = settingsAt(sensor.settings, reading.at);
+    // None before the sensor's first settings: a reading with no limits in force is inside.
+    const settings = periodHolding(periods, reading.at.getTime())?.settings ?? null;
     const standing = readingStanding(reading, settings, schedules, sensor.equipmentId);
     if (standing === 'high' || standing === 'low') {
       const value = reading.temperature as number;
@@ -179,7 +175,7 @@ export function evaluateSensorDay(sensor: HaccpSensorInput, day: string, schedul
     }
     e.actions.sort((a, b) => a.at.getTime() - b.at.getTime());
   }
-  const last = settingsAt(sensor.settings, new Date(to.getTime() - 1)) ?? sensor.settings[sensor.settings.length - 1] ?? null;
+  const last = periodHolding(periods, to.getTime() - 1)?.settings ?? sensor.settings.at(-1) ?? null;
   const result: HaccpResult = alerts.length > 0 || excursions.length > 0 ? 'fail' : count === 0 ? 'no_data' : 'pass';
   return {
     equipmentId: sensor.equipmentId,

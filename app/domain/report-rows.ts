@@ -50,14 +50,19 @@ export interface TimedSettings {
 export const timedSettings = (settings: readonly ReportSettingsPeriod[]): TimedSettings[] =>
   settings.map((s) => ({ from: s.from.getTime(), to: s.to === null ? Infinity : s.to.getTime(), lower: s.lowerLimit, upper: s.upperLimit, settings: s }));
 
-/** The settings in force at `at` ms (the last period that holds it), or the first. */
-export function inForceAt<T extends { from: number; to: number }>(periods: readonly T[], at: number): T | null {
+/** The period that holds `at` ms (the last of them), or null: before the first, in a gap, after the last. */
+export function periodHolding<T extends { from: number; to: number }>(periods: readonly T[], at: number): T | null {
   let found: T | null = null;
   for (const period of periods) if (period.from <= at && at < period.to) found = period;
-  return found ?? periods[0] ?? null;
+  return found;
 }
 
-/** The settings in force at `at` (the last period starting at or before it), or the first. */
+/** The settings in force at `at` ms for a report (the period that holds it), or the first. */
+export function inForceAt<T extends { from: number; to: number }>(periods: readonly T[], at: number): T | null {
+  return periodHolding(periods, at) ?? periods[0] ?? null;
+}
+
+/** The settings in force at `at` (the period that holds it), or the first. */
 export function settingsAt(settings: readonly ReportSettingsPeriod[], at: Date): ReportSettingsPeriod | null {
   return inForceAt(timedSettings(settings), at.getTime())?.settings ?? null;
 }
