@@ -191,8 +191,13 @@ export interface ClaimedJob {
   request: ReportRequest;
 }
 
-/** The oldest pending job, locked for the transaction (FOR UPDATE SKIP LOCKED); null when none. */
-export async function claimNextReportJob(trx: Db, formats: readonly number[]): Promise<ClaimedJob | null> {
+/**
+ * The oldest pending job, locked for the transaction (FOR UPDATE SKIP LOCKED); null when none.
+ * The claim lasts while the worker works: a transaction left idle past `idleLimitMs` (a worker
+ * hung between two statements: its render never ends, its event loop is stuck) is ended by
+ * PostgreSQL, which frees the row for another worker, instead of holding it for ever.
+ */
+export async function claimNextReportJob(trx: Db, formats: readonly number[], idleLimitMs: number): Promise<ClaimedJob | null> {
   if (formats.length === 0) return null;
   const row = await trx
     .selectFrom('report_history')
@@ -218,6 +223,7 @@ export async function claimNextReportJob(trx: Db, formats: readonly number[]): P
     .skipLocked()
     .executeTakeFirst();
   if (!row) return null;
+  await sql`select set_config('idle_in_transaction_session_timeout', ${String(idleLimitMs)}, true)`.execute(trx);
   return { ...row, request: row.request as ReportRequest };
 }
 

@@ -45,6 +45,12 @@ const WORKING_STATE_REMOVED = 2;
 export const REPORT_MAX_ATTEMPTS = 3;
 /** How far back the schedule catches up when the worker was down (docs/decisions/143-regular-reports.md). */
 export const CATCH_UP_DAYS = 35;
+/**
+ * How long a worker's claim on a report may sit idle before PostgreSQL ends it and the report
+ * goes to another worker: far above the longest render (a month PDF of 20 sensors takes under
+ * a second of CPU; three months of a large store some seconds), far below a night.
+ */
+export const REPORT_CLAIM_IDLE_MS = 10 * 60_000;
 
 const requestOf = (input: Pick<ReportSave, 'setting_name' | 'data_interval' | 'manual_data_interval' | 'option1' | 'option2' | 'equipment_ids' | 'mail_flg' | 'mail_addresses' | 'attachment_flg'>, createdByName: string | null): ReportRequest => ({
   settingName: input.setting_name,
@@ -165,7 +171,7 @@ export async function makeNextReport(db: Db, log: Logger = logger.child({ module
   const found = await db
     .transaction()
     .execute(async (trx) => {
-      const job = await claimNextReportJob(trx, RENDERED_FORMATS);
+      const job = await claimNextReportJob(trx, RENDERED_FORMATS, REPORT_CLAIM_IDLE_MS);
       if (!job) return false;
       try {
         const doc = await collectReport(trx, job);

@@ -3,6 +3,7 @@ import { fromJapan, toCompactDateTime } from '~/domain/japan-time';
 import { loader as historyLoader } from '~/routes/on-reco+/v1.store_report.history';
 import { loader as downloadLoader } from '~/routes/on-reco+/v1.store_report.history.download';
 import { action as reportAction, loader as reportLoader } from '~/routes/on-reco+/v1.store_report';
+import { claimNextReportJob } from '~/models/reports.server';
 import { makePendingReports, scheduleRegularReports } from '~/services/reports.server';
 import { TEST_PASSWORD, countRows, createSensor, createStore, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
@@ -258,5 +259,32 @@ describe('the regular schedule', () => {
       [setting_no, '20261102000000'],
       [setting_no, '20261103000000'],
     ]);
+  });
+});
+
+describe('a hung worker', () => {
+  it('loses its claim once its transaction sits idle past the limit: another worker makes the report, once', async () => {
+    const { tokens, fridge } = await world();
+    await post(payload({ equipment_ids: [fridge] }), tokens.admin);
+    let hungClaim: unknown = null;
+    // A worker that claims the job and then never comes back to its transaction.
+    const hung = db.transaction().execute(async (trx) => {
+      hungClaim = await claimNextReportJob(trx, [2], 300);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await trx.selectFrom('report_history').select('state').execute();
+    });
+    const hungEnded = hung.then(
+      () => 'committed',
+      () => 'ended by PostgreSQL',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(hungClaim).not.toBeNull();
+    // Claimed: the other workers pass it by until PostgreSQL ends the idle transaction.
+    expect(await makePendingReports(db)).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await makePendingReports(db)).toBe(1);
+    expect(await hungEnded).toBe('ended by PostgreSQL');
+    const rows = await db.selectFrom('report_history').select(['state']).execute();
+    expect(rows).toEqual([{ state: 'done' }]);
   });
 });
