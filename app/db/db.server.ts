@@ -17,14 +17,19 @@ export function createDb(connectionString: string, max = 10): Db {
   const pool = new pg.Pool({ connectionString, max, allowExitOnIdle: true });
   // An idle connection that PostgreSQL closes (a restart, a shutdown) is dropped from the pool
   // and replaced on the next query; without a listener the error would end the process.
-  pool.on('error', (error) => logger.warn({ err: error }, 'an idle database connection was closed'));
+  pool.on('error', (error) => logger.warn(closedConnection(error), 'an idle database connection was closed'));
   // A checked-out connection between two queries (a worker's transaction while it renders a
   // report) has no pool listener: PostgreSQL's shutdown (Ctrl-C reaches it too) would end the
   // process with an unhandled 'error'. The connection's next query fails instead, and is handled.
-  pool.on('connect', (client) => client.on('error', (error) => logger.warn({ err: error }, 'a database connection in use was closed')));
+  pool.on('connect', (client) => client.on('error', (error) => logger.warn(closedConnection(error), 'a database connection in use was closed')));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;
+}
+
+/** What a closed connection's error says, without the client pg attaches to it (its whole state, with the connection's settings). */
+function closedConnection(error: Error & { code?: string }): { reason: string; code?: string } {
+  return { reason: error.message, code: error.code };
 }
 
 const pools = new WeakMap<Db, pg.Pool>();
