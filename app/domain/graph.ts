@@ -462,6 +462,23 @@ export interface GraphSeries {
   comments: GraphComment[];
 }
 
+/**
+ * A series as the page receives it: its points as one JSON text. The page's data encoding
+ * (turbo-stream) walks every value of what it sends; a month of 20 sensors is 14,880 pairs,
+ * which cost the web process more than the query that read them (docs/decisions/198).
+ */
+export interface GraphSeriesView {
+  equipmentId: number;
+  pointsJson: string;
+  comments: GraphComment[];
+}
+
+export const seriesView = ({ equipmentId, points, comments }: GraphSeries): GraphSeriesView => ({ equipmentId, pointsJson: JSON.stringify(points), comments });
+
+export const seriesPoints = (series: GraphSeriesView): SeriesPoint[] => JSON.parse(series.pointsJson) as SeriesPoint[];
+
+export const hasPoints = (series: GraphSeriesView): boolean => series.pointsJson !== '[]';
+
 /** What a graph panel draws: its period and navigation, the checked sensors' series and shaded ranges, the axis. */
 export interface GraphPanelView {
   unit: GraphUnit;
@@ -478,7 +495,7 @@ export interface GraphPanelView {
   slotCount: number;
   /** Checked sensors in the store's order. */
   selected: number[];
-  series: GraphSeries[];
+  series: GraphSeriesView[];
   defrost: { equipmentId: number; ranges: MinuteRange[] }[];
   alertStops: MinuteRange[];
   yRange: { min: number; max: number };

@@ -8,6 +8,7 @@ import {
   type GraphPanelView,
   type GraphSeries,
   type SeriesPoint,
+  seriesView,
   type PanelState,
   alertStopRangesInPeriod,
   axisRange,
@@ -177,7 +178,7 @@ export async function loadGraphPanel(
     stepMinutes: period.stepMinutes,
     slotCount: period.slotCount,
     selected,
-    series,
+    series: series.map(seriesView),
     defrost: shadesDefrost(period.unit, shown.length)
       ? shown
           .map((sensor) => ({ equipmentId: sensor.equipmentId, ranges: defrostInSpans(spans.get(sensor.equipmentId) ?? [], period) }))

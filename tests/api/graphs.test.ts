@@ -260,7 +260,7 @@ describe('POST /v1/equipments/measurement/comment', () => {
 describe('/stores/{store_id}/temp_graphs', () => {
   type Page = {
     sensors: { equipmentId: number; colour: string }[];
-    panels: { selected: number[]; unit: string; startDate: string; label: string; series: { points: [number, number][] }[]; limits: number[]; thresholdBands: unknown[]; yRange: { min: number; max: number }; defrost: unknown[]; alertStops: [number, number][]; nextDate: string | null }[];
+    panels: { selected: number[]; unit: string; startDate: string; label: string; series: { pointsJson: string }[]; limits: number[]; thresholdBands: unknown[]; yRange: { min: number; max: number }; defrost: unknown[]; alertStops: [number, number][]; nextDate: string | null }[];
   };
   const load = async (cookie: string, query: string) => call(pageLoader, get(`/stores/S001/temp_graphs?${query}`, undefined, { Cookie: cookie }), { storeId: 'S001' });
 
@@ -275,7 +275,8 @@ describe('/stores/{store_id}/temp_graphs', () => {
     expect(page.sensors.map((s) => s.equipmentId)).toEqual([freezer, fridge]);
     const [panel] = page.panels;
     expect(panel).toMatchObject({ selected: [fridge], unit: 'day', startDate: '20261120', label: '2026/11/20', limits: [0, 10], yRange: { min: -10, max: 23 } });
-    expect(panel.series[0].points).toEqual([[60, 4], [72, 12.5]]);
+    // The points as one JSON text a sensor (decision 198).
+    expect(JSON.parse(panel.series[0].pointsJson)).toEqual([[60, 4], [72, 12.5]]);
     expect(panel.thresholdBands).toEqual([{ from: -30, to: 0 }, { from: 10, to: 60 }]);
     expect(panel.defrost).toEqual([{ equipmentId: fridge, ranges: [[120, 150]] }]);
     expect(panel.alertStops).toEqual([[1320, 1380]]);

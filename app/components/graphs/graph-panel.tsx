@@ -10,6 +10,8 @@ import {
   type PanelState,
   PREVIOUS_LABELS,
   denseSeries,
+  hasPoints,
+  seriesPoints,
   otherPanelFields,
   panelFieldName,
   panelsSearch,
@@ -87,7 +89,7 @@ export function GraphPanel({ index, storeId, states, panel, sensors, today }: Gr
             name: sensor.equipmentName,
             colour: sensor.colour,
             commentRequired: sensor.commentRequired,
-            values: denseSeries(series.points, panel.slotCount),
+            values: denseSeries(seriesPoints(series), panel.slotCount),
             comments,
             defrost: panel.defrost.find((d) => d.equipmentId === sensor.equipmentId)?.ranges ?? [],
           },
@@ -113,7 +115,7 @@ export function GraphPanel({ index, storeId, states, panel, sensors, today }: Gr
     [bySensor, panel.series, panel.unit, panel.sinceMs, panel.stepMinutes],
   );
 
-  const hasData = panel.series.some((series) => series.points.length > 0);
+  const hasData = panel.series.some(hasPoints);
   const message = panel.selected.length === 0 ? GRAPH_TEXTS.noSelection : panel.retention?.whole ? panel.retention.text : hasData ? null : GRAPH_TEXTS.noData;
   const commentable = panel.selected.some((id) => bySensor.get(id)?.commentRequired);
   const csvHref = storeUrl.graphsCsv(storeId, { equipment_id: panel.selected.join(','), unit: panel.unit, start_date: panel.startDate });
