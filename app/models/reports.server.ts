@@ -236,7 +236,10 @@ export async function completeReportJob(trx: Db, job: { storeId: string; history
     .execute();
 }
 
-/** Records a failed attempt; after `maxAttempts` the row turns 'failed' (shown as such). */
+/**
+ * Records a failed attempt of a job still pending (another worker may have made it meanwhile);
+ * after `maxAttempts` the row turns 'failed' (shown as such).
+ */
 export async function failReportJob(db: Db, job: { storeId: string; historyNo: number }, error: string, maxAttempts: number): Promise<void> {
   await db
     .updateTable('report_history')
@@ -247,6 +250,7 @@ export async function failReportJob(db: Db, job: { storeId: string; historyNo: n
     }))
     .where('store_id', '=', job.storeId)
     .where('history_no', '=', job.historyNo)
+    .where('state', '=', 'pending')
     .execute();
 }
 

@@ -166,13 +166,15 @@ function reportMails(job: ClaimedJob, storeName: string): QueuedMail[] {
  * is recorded outside the rolled-back work; after REPORT_MAX_ATTEMPTS the row shows as failed.
  * Returns whether a job was found.
  */
-export async function makeNextReport(db: Db, log: Logger = logger.child({ module: 'reports' })): Promise<boolean> {
+export async function makeNextReport(db: Db, log: Logger = logger.child({ module: 'reports' }), claimIdleMs = REPORT_CLAIM_IDLE_MS): Promise<boolean> {
+  let claimed: ClaimedJob | null = null;
   let failed: { job: ClaimedJob; error: string } | null = null;
-  const found = await db
-    .transaction()
-    .execute(async (trx) => {
-      const job = await claimNextReportJob(trx, RENDERED_FORMATS, REPORT_CLAIM_IDLE_MS);
+  let found: boolean;
+  try {
+    found = await db.transaction().execute(async (trx) => {
+      const job = await claimNextReportJob(trx, RENDERED_FORMATS, claimIdleMs);
       if (!job) return false;
+      claimed = job;
       try {
         const doc = await collectReport(trx, job);
         const file = await renderReport(doc);
@@ -180,10 +182,17 @@ export async function makeNextReport(db: Db, log: Logger = logger.child({ module
         await enqueueMails(trx, reportMails(job, doc.store.storeName));
         log.info({ storeId: job.storeId, historyNo: job.historyNo, bytes: file.content.length }, 'report made');
       } catch (error) {
-        failed = { job, error: error instanceof Error ? error.message : String(error) };
+        failed = { job, error: messageOf(error) };
       }
       return true;
     });
+  } catch (error) {
+    if (!claimed) throw error;
+    // The claim's transaction ended under the work (its idle limit, a database restart): an
+    // attempt all the same, so a report that always outlasts the limit ends as failed.
+    failed = { job: claimed, error: messageOf(error) };
+    found = true;
+  }
   if (failed) {
     const { job, error } = failed as { job: ClaimedJob; error: string };
     log.error({ storeId: job.storeId, historyNo: job.historyNo, err: error }, 'report failed');
@@ -191,6 +200,8 @@ export async function makeNextReport(db: Db, log: Logger = logger.child({ module
   }
   return found;
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Makes pending reports until none is left or `max` were made. */
 export async function makePendingReports(db: Db, log?: Logger, max = 100): Promise<number> {

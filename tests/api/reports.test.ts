@@ -4,7 +4,7 @@ import { loader as historyLoader } from '~/routes/on-reco+/v1.store_report.histo
 import { loader as downloadLoader } from '~/routes/on-reco+/v1.store_report.history.download';
 import { action as reportAction, loader as reportLoader } from '~/routes/on-reco+/v1.store_report';
 import { claimNextReportJob } from '~/models/reports.server';
-import { makePendingReports, scheduleRegularReports } from '~/services/reports.server';
+import { REPORT_MAX_ATTEMPTS, makeNextReport, makePendingReports, scheduleRegularReports } from '~/services/reports.server';
 import { TEST_PASSWORD, countRows, createSensor, createStore, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { call, get, postJson, tokenFor } from '../support/requests';
@@ -286,5 +286,17 @@ describe('a hung worker', () => {
     expect(await hungEnded).toBe('ended by PostgreSQL');
     const rows = await db.selectFrom('report_history').select(['state']).execute();
     expect(rows).toEqual([{ state: 'done' }]);
+  });
+
+  it('a report whose work always outlasts the limit is tried REPORT_MAX_ATTEMPTS times, then shown as failed', async () => {
+    const { tokens, fridge, freezer } = await world();
+    await insertReadings(fridge, fromJapan(2026, 11, 2), 1440, (i) => 4 + (i % 7) / 10);
+    await post(payload({ equipment_ids: [fridge, freezer], output_format: 1, option1: 1, option2: 1 }), tokens.admin);
+    // A limit of 5 ms: the PDF's render (far longer) leaves the claim idle past it every time.
+    for (let attempt = 0; attempt < REPORT_MAX_ATTEMPTS; attempt += 1) expect(await makeNextReport(db, undefined, 5)).toBe(true);
+    expect(await makeNextReport(db, undefined, 5)).toBe(false);
+    const [row] = await db.selectFrom('report_history').select(['state', 'attempts', 'last_error']).execute();
+    expect(row).toMatchObject({ state: 'failed', attempts: REPORT_MAX_ATTEMPTS });
+    expect(row.last_error).toMatch(/idle-in-transaction|terminat|Connection/i);
   });
 });
