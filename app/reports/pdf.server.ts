@@ -13,7 +13,7 @@ import { MISSING_TEXT } from '~/domain/format';
 import type { ReportDocument, ReportRow, ReportSensor, ReportType } from '~/domain/report-document';
 import { alertCells, commentCells, intervalText, pageFooterText, pageHeaderText, periodText, SECTION_TEXTS, settingsText, type BlockColumn, rememberedRowTime, rowValue, summaryCells, tableBlocks, wrapLine } from './layout';
 import { chartBox, type ChartSlot, drawCharts } from './pdf-chart.server';
-import { colorOps, num, PageOps, type PdfKitLike, type Placeholder, placeholder, placeOf, RunFont, textAt, TextLines } from './pdf-direct.server';
+import { colorOps, deflateNow, deflatePages, num, PageOps, type PdfKitLike, type Placeholder, placeholder, placeOf, RunFont, textAt, TextLines } from './pdf-direct.server';
 import { LINE_HEIGHT, lineHeightOf, PDF_FONT, pdfMake } from './pdf-fonts.server';
 
 const REPORT_TYPE_TEXT: Record<ReportType, string> = { 1: '月次', 2: '週次', 3: '日次', 4: '期間指定' };
@@ -127,7 +127,9 @@ function timeForms(pdf: PdfKitLike, regular: RunFont, columnWidth: number): (slo
     });
     ops.push('ET');
     const ref = pdf.ref({ Type: 'XObject', Subtype: 'Form', FormType: 1, BBox: [0, -pdf.page.height, columnWidth * TABLE.columns, CELL.lineHeight], Resources: regular.resources() });
-    ref.end(ops.join('\n'));
+    ref.write(ops.join('\n'));
+    deflateNow(ref);
+    ref.end();
     const form = { slot, name: `RT${++count}`, ref };
     forms.set(start, [...candidates, form]);
     return form;
@@ -300,6 +302,7 @@ export async function renderReportPdf(doc: ReportDocument): Promise<Buffer> {
   drawCharts(pdf, out, fonts.regular, slots.charts);
   drawTableBlocks(pdf, out, fonts, slots.tables, PAGE.width - PAGE.margins[0] - PAGE.margins[2]);
   out.writeTo(pdf);
+  deflatePages(pdf);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     pdf.on('data', (chunk) => chunks.push(chunk));
