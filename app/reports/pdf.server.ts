@@ -13,7 +13,7 @@ import { MISSING_TEXT } from '~/domain/format';
 import type { ReportDocument, ReportRow, ReportSensor, ReportType } from '~/domain/report-document';
 import { alertCells, commentCells, intervalText, pageFooterText, pageHeaderText, periodText, SECTION_TEXTS, settingsText, type BlockColumn, rememberedRowTime, rowValue, summaryCells, tableBlocks, wrapLine } from './layout';
 import { chartBox, type ChartSlot, drawCharts } from './pdf-chart.server';
-import { colorOps, deflateNow, deflatePages, num, PageOps, type PdfKitLike, type Placeholder, placeholder, placeOf, RunFont, textAt, TextLines } from './pdf-direct.server';
+import { colorOps, deflateNow, deflatePages, type GlyphRun, num, PageOps, type PdfKitLike, type Placeholder, placeholder, placeOf, RunFont, textAt, TextLines } from './pdf-direct.server';
 import { LINE_HEIGHT, lineHeightOf, PDF_FONT, pdfMake } from './pdf-fonts.server';
 
 const REPORT_TYPE_TEXT: Record<ReportType, string> = { 1: '月次', 2: '週次', 3: '日次', 4: '期間指定' };
@@ -84,6 +84,7 @@ function drawTableBlocks(pdf: PdfKitLike, out: PageOps, fonts: DirectFonts, slot
   const bodyTop = headerText + CELL.rule;
   const header = headerOps(bold, columnWidth, headerText, contentWidth);
   const timeForm = timeForms(pdf, regular, columnWidth);
+  const valueRun = valueRuns(regular);
   for (const slot of slots) {
     const at = placeOf(slot.box, 'table block');
     pdf.switchToPage(at.page);
@@ -94,13 +95,27 @@ function drawTableBlocks(pdf: PdfKitLike, out: PageOps, fonts: DirectFonts, slot
     slot.columns.forEach((column, c) => {
       const right = (c + 1) * columnWidth - CELL.padding * 3;
       for (let i = column.from; i < column.to; i++) {
-        const value = regular.run(rowValue(slot.rows[i]));
+        const value = valueRun(slot.rows[i]);
         ops.push(lines.show(right - (value.advance * CELL.fontSize) / 1000, baseline(i - column.from), value));
       }
     });
     ops.push('ET Q');
     out.add(at.page, ops.join('\n'), [regular, bold]);
   }
+}
+
+/** A row's value as a glyph run, remembered per temperature and kind: a month's 89,280 rows have a few hundred distinct values. */
+function valueRuns(font: RunFont): (row: ReportRow) => GlyphRun {
+  const runs = new Map<number | string, GlyphRun>();
+  return (row) => {
+    const key = row.kind === 'value' ? row.temperature : row.kind;
+    let run = runs.get(key);
+    if (!run) {
+      run = font.run(rowValue(row));
+      runs.set(key, run);
+    }
+    return run;
+  };
 }
 
 /**
