@@ -93,8 +93,8 @@ export class RunFont {
     const words = lineWords(text).map((word) => this.word(word));
     const parts = words.flatMap((word) => word.parts);
     const advance = words.reduce((sum, word) => sum + word.advance, 0);
-    if (parts.every((part) => part.kern === 0)) return { ops: `<${parts.map((part) => part.hex).join('')}> Tj`, advance };
-    return { ops: `[${parts.map((part) => (part.kern === 0 ? `<${part.hex}>` : `<${part.hex}> ${(-part.kern).toFixed(2)}`)).join(' ')}] TJ`, advance };
+    if (parts.every((part) => part.kern === 0)) return { ops: `${literal(parts.map((part) => part.hex).join(''))} Tj`, advance };
+    return { ops: `[${parts.map((part) => (part.kern === 0 ? literal(part.hex) : `${literal(part.hex)} ${(-part.kern).toFixed(2)}`)).join(' ')}] TJ`, advance };
   }
 
   private word(word: string): EncodedWord {
@@ -116,6 +116,23 @@ export class RunFont {
     this.words.set(word, found);
     return found;
   }
+}
+
+/** Bytes a literal string escapes: its delimiters, the escape itself, and line ends (a reader would turn CR or CR LF into LF). */
+const ESCAPED: Record<number, string> = { 0x28: '\\(', 0x29: '\\)', 0x5c: '\\\\', 0x0d: '\\r', 0x0a: '\\n' };
+
+/**
+ * Glyph ids (2 bytes each, as hex) as a literal string operand: half the bytes of pdfkit's hex
+ * strings, so less to build and to deflate (the table values are most of a report's content);
+ * the same glyphs. Written out as latin1, as pdfkit writes every content chunk.
+ */
+function literal(hex: string): string {
+  let out = '(';
+  for (let i = 0; i < hex.length; i += 2) {
+    const byte = parseInt(hex.slice(i, i + 2), 16);
+    out += ESCAPED[byte] ?? String.fromCharCode(byte);
+  }
+  return `${out})`;
 }
 
 /** A box pdfmake lays out for something drawn after its layout; pdfmake records where it landed. */
