@@ -43,9 +43,9 @@ export interface GlyphRun {
   advance: number;
 }
 
-/** A piece of text: its glyphs as hex strings, each followed by its kerning adjustment (0: none), and its advance. */
+/** A piece of text: its glyphs as the bytes of a literal string (escaped), each followed by its kerning adjustment (0: none), and its advance. */
 interface EncodedWord {
-  parts: { hex: string; kern: number }[];
+  parts: { bytes: string; kern: number }[];
   advance: number;
 }
 
@@ -93,8 +93,8 @@ export class RunFont {
     const words = lineWords(text).map((word) => this.word(word));
     const parts = words.flatMap((word) => word.parts);
     const advance = words.reduce((sum, word) => sum + word.advance, 0);
-    if (parts.every((part) => part.kern === 0)) return { ops: `${literal(parts.map((part) => part.hex).join(''))} Tj`, advance };
-    return { ops: `[${parts.map((part) => (part.kern === 0 ? literal(part.hex) : `${literal(part.hex)} ${(-part.kern).toFixed(2)}`)).join(' ')}] TJ`, advance };
+    if (parts.every((part) => part.kern === 0)) return { ops: `(${parts.map((part) => part.bytes).join('')}) Tj`, advance };
+    return { ops: `[${parts.map((part) => (part.kern === 0 ? `(${part.bytes})` : `(${part.bytes}) ${(-part.kern).toFixed(2)}`)).join(' ')}] TJ`, advance };
   }
 
   private word(word: string): EncodedWord {
@@ -108,7 +108,7 @@ export class RunFont {
       advance += positions[i].xAdvance;
       const kern = positions[i].xAdvance - positions[i].advanceWidth;
       if (kern !== 0 || i === positions.length - 1) {
-        parts.push({ hex: encoded.slice(last, i + 1).join(''), kern });
+        parts.push({ bytes: literalBytes(encoded.slice(last, i + 1).join('')), kern });
         last = i + 1;
       }
     }
@@ -122,17 +122,18 @@ export class RunFont {
 const ESCAPED: Record<number, string> = { 0x28: '\\(', 0x29: '\\)', 0x5c: '\\\\', 0x0d: '\\r', 0x0a: '\\n' };
 
 /**
- * Glyph ids (2 bytes each, as hex) as a literal string operand: half the bytes of pdfkit's hex
- * strings, so less to build and to deflate (the table values are most of a report's content);
- * the same glyphs. Written out as latin1, as pdfkit writes every content chunk.
+ * Glyph ids (2 bytes each, as hex) as the inside of a literal string operand: half the bytes of
+ * pdfkit's hex strings, so less to build and to deflate (the table values are most of a report's
+ * content); the same glyphs. Escaped byte by byte, so pieces join as they are. Written out as
+ * latin1, as pdfkit writes every content chunk.
  */
-function literal(hex: string): string {
-  let out = '(';
+function literalBytes(hex: string): string {
+  let out = '';
   for (let i = 0; i < hex.length; i += 2) {
     const byte = parseInt(hex.slice(i, i + 2), 16);
     out += ESCAPED[byte] ?? String.fromCharCode(byte);
   }
-  return `${out})`;
+  return out;
 }
 
 /** A box pdfmake lays out for something drawn after its layout; pdfmake records where it landed. */
