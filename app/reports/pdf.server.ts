@@ -6,7 +6,7 @@
 // settings notes, summary and comment tables). What sits at fixed places is drawn straight into the
 // pages after pdfmake's layout (pdf-direct.server.ts), into boxes pdfmake kept for it: each chart
 // (pdf-chart.server.ts), each data table block, and every page's header and footer
-// (docs/decisions/148-report-speed.md, 193-report-pdf-cpu.md; tests/bench/report-pdf.ts).
+// (docs/decisions/148-report-speed.md, 193-report-pdf-cpu.md, 196-report-pdf-night.md; tests/bench/report-pdf.ts).
 import type { Content, ContentText, Style, TDocumentDefinitions } from 'pdfmake/interfaces';
 import { formatDateTime } from '~/domain/japan-time';
 import { MISSING_TEXT } from '~/domain/format';
