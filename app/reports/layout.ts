@@ -163,36 +163,44 @@ export function decimate(points: readonly { at: Date; temperature: number | null
   if (points.length <= buckets * 4) return points.map((p) => ({ t: p.at.getTime(), v: p.temperature }));
   const span = Math.max(1, to - from);
   const out: { t: number; v: number | null }[] = [];
+  const time = (i: number) => points[i].at.getTime();
+  const value = (i: number) => points[i].temperature as number;
+  // The current group: the readings start..end (excluded) of one bucket, none null, kept as indexes (no object per reading).
   let bucket = -1;
-  let group: { t: number; v: number }[] = [];
+  let start = 0;
+  let end = 0;
   const flush = () => {
-    if (group.length === 0) return;
-    if (group.length <= 4) {
-      out.push(...group);
+    if (end === start) return;
+    if (end - start <= 4) {
+      for (let i = start; i < end; i++) out.push({ t: time(i), v: value(i) });
     } else {
-      let min = group[0];
-      let max = group[0];
-      for (const p of group) {
-        if (p.v < min.v) min = p;
-        if (p.v > max.v) max = p;
+      let min = start;
+      let max = start;
+      for (let i = start; i < end; i++) {
+        if (value(i) < value(min)) min = i;
+        if (value(i) > value(max)) max = i;
       }
-      const picked = [group[0], min, max, group[group.length - 1]].sort((a, b) => a.t - b.t);
-      for (let i = 0; i < picked.length; i++) if (i === 0 || picked[i] !== picked[i - 1]) out.push(picked[i]);
+      // First, min, max and last in time order (stable), each once.
+      const picked = [start, min, max, end - 1];
+      for (let i = 1; i < picked.length; i++) for (let j = i; j > 0 && time(picked[j - 1]) > time(picked[j]); j--) [picked[j - 1], picked[j]] = [picked[j], picked[j - 1]];
+      for (let i = 0; i < picked.length; i++) if (i === 0 || picked[i] !== picked[i - 1]) out.push({ t: time(picked[i]), v: value(picked[i]) });
     }
-    group = [];
+    start = end;
   };
-  for (const p of points) {
-    const t = p.at.getTime();
+  for (let i = 0; i < points.length; i++) {
+    const t = time(i);
     const b = Math.floor(((t - from) / span) * buckets);
     if (b !== bucket) {
       flush();
+      start = end = i;
       bucket = b;
     }
-    if (p.temperature === null) {
+    if (points[i].temperature === null) {
       flush();
       out.push({ t, v: null });
+      start = end = i + 1;
     } else {
-      group.push({ t, v: p.temperature });
+      end = i + 1;
     }
   }
   flush();

@@ -4,6 +4,7 @@
 // splitting them into one text object per word, as pdfmake does, is all cost and no layout. What is written
 // is what pdfkit's own text() writes for a plain run: glyph ids of the same embedded font (so the
 // subset keeps them), the same kerning adjustments.
+import { deflateSync } from 'node:zlib';
 import type { Content } from 'pdfmake/interfaces';
 import { lineWords } from './layout';
 
@@ -12,12 +13,21 @@ export interface PdfKitLike {
   provideFont(family: string, bold: boolean, italics: boolean): PdfKitFont;
   bufferedPageRange(): { start: number; count: number };
   switchToPage(index: number): void;
-  page: { height: number; fonts: Record<string, unknown>; xobjects: Record<string, unknown>; ext_gstates: Record<string, unknown> };
-  ref(data: Record<string, unknown>): { end(chunk: string): void };
+  page: { height: number; fonts: Record<string, unknown>; xobjects: Record<string, unknown>; ext_gstates: Record<string, unknown>; content: PdfKitStream };
+  ref(data: Record<string, unknown>): PdfKitStream;
   addContent(data: string): void;
   end(): void;
   on(event: 'data', listener: (chunk: Buffer) => void): void;
   on(event: 'end', listener: () => void): void;
+}
+
+/** A pdfkit object with a stream (its PDFReference): the chunks written so far, kept until the document's end, and whether pdfkit deflates them then. */
+export interface PdfKitStream {
+  buffer: Buffer[];
+  compress: boolean;
+  data: Record<string, unknown>;
+  write(chunk: string): void;
+  end(chunk?: string): void;
 }
 
 interface PdfKitFont {
@@ -33,9 +43,9 @@ export interface GlyphRun {
   advance: number;
 }
 
-/** A piece of text: its glyphs as hex strings, each followed by its kerning adjustment (0: none), and its advance. */
+/** A piece of text: its glyphs as the bytes of a literal string (escaped), each followed by its kerning adjustment (0: none), and its advance. */
 interface EncodedWord {
-  parts: { hex: string; kern: number }[];
+  parts: { bytes: string; kern: number }[];
   advance: number;
 }
 
@@ -83,8 +93,8 @@ export class RunFont {
     const words = lineWords(text).map((word) => this.word(word));
     const parts = words.flatMap((word) => word.parts);
     const advance = words.reduce((sum, word) => sum + word.advance, 0);
-    if (parts.every((part) => part.kern === 0)) return { ops: `<${parts.map((part) => part.hex).join('')}> Tj`, advance };
-    return { ops: `[${parts.map((part) => (part.kern === 0 ? `<${part.hex}>` : `<${part.hex}> ${(-part.kern).toFixed(2)}`)).join(' ')}] TJ`, advance };
+    if (parts.every((part) => part.kern === 0)) return { ops: `(${parts.map((part) => part.bytes).join('')}) Tj`, advance };
+    return { ops: `[${parts.map((part) => (part.kern === 0 ? `(${part.bytes})` : `(${part.bytes}) ${(-part.kern).toFixed(2)}`)).join(' ')}] TJ`, advance };
   }
 
   private word(word: string): EncodedWord {
@@ -98,7 +108,7 @@ export class RunFont {
       advance += positions[i].xAdvance;
       const kern = positions[i].xAdvance - positions[i].advanceWidth;
       if (kern !== 0 || i === positions.length - 1) {
-        parts.push({ hex: encoded.slice(last, i + 1).join(''), kern });
+        parts.push({ bytes: literalBytes(encoded.slice(last, i + 1).join('')), kern });
         last = i + 1;
       }
     }
@@ -106,6 +116,24 @@ export class RunFont {
     this.words.set(word, found);
     return found;
   }
+}
+
+/** Bytes a literal string escapes: its delimiters, the escape itself, and line ends (a reader would turn CR or CR LF into LF). */
+const ESCAPED: Record<number, string> = { 0x28: '\\(', 0x29: '\\)', 0x5c: '\\\\', 0x0d: '\\r', 0x0a: '\\n' };
+
+/**
+ * Glyph ids (2 bytes each, as hex) as the inside of a literal string operand: half the bytes of
+ * pdfkit's hex strings, so less to build and to deflate (the table values are most of a report's
+ * content); the same glyphs. Escaped byte by byte, so pieces join as they are. Written out as
+ * latin1, as pdfkit writes every content chunk.
+ */
+function literalBytes(hex: string): string {
+  let out = '';
+  for (let i = 0; i < hex.length; i += 2) {
+    const byte = parseInt(hex.slice(i, i + 2), 16);
+    out += ESCAPED[byte] ?? String.fromCharCode(byte);
+  }
+  return out;
 }
 
 /** A box pdfmake lays out for something drawn after its layout; pdfmake records where it landed. */
@@ -204,5 +232,29 @@ export class PageOps {
       for (const state of [opaque, ...entry.states]) pdf.page.ext_gstates[state.name] = state.ref;
       pdf.addContent(`q 1 0 0 -1 0 ${pdf.page.height} cm /${opaque.name} gs\n${entry.ops.join('\n')}\nQ`);
     }
+  }
+}
+
+/**
+ * The zlib level of the pages' content streams and the table forms: most of a report's bytes
+ * (a month's 3.7 MB before deflate, 3.0 MB with literal strings). pdfkit deflates every stream at
+ * zlib's default level (6): 34 ms of the 3.7 MB; level 2 took 17 ms, and the month's file grows
+ * by about 8 % (docs/decisions/196-report-pdf-night.md).
+ */
+export const CONTENT_DEFLATE_LEVEL = 2;
+
+/** Deflates what a stream holds now, at CONTENT_DEFLATE_LEVEL, so that pdfkit writes it as it is at the end. */
+export function deflateNow(stream: PdfKitStream): void {
+  stream.buffer = [deflateSync(Buffer.concat(stream.buffer), { level: CONTENT_DEFLATE_LEVEL })];
+  stream.compress = false;
+  stream.data.Filter = 'FlateDecode';
+}
+
+/** Every page's content stream deflated now (once nothing more is drawn into the pages). */
+export function deflatePages(pdf: PdfKitLike): void {
+  const { start, count } = pdf.bufferedPageRange();
+  for (let page = start; page < start + count; page++) {
+    pdf.switchToPage(page);
+    deflateNow(pdf.page.content);
   }
 }

@@ -6,14 +6,14 @@
 // settings notes, summary and comment tables). What sits at fixed places is drawn straight into the
 // pages after pdfmake's layout (pdf-direct.server.ts), into boxes pdfmake kept for it: each chart
 // (pdf-chart.server.ts), each data table block, and every page's header and footer
-// (docs/decisions/148-report-speed.md, 193-report-pdf-cpu.md; tests/bench/report-pdf.ts).
-import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces';
+// (docs/decisions/148-report-speed.md, 193-report-pdf-cpu.md, 196-report-pdf-night.md; tests/bench/report-pdf.ts).
+import type { Content, ContentText, Style, TDocumentDefinitions } from 'pdfmake/interfaces';
 import { formatDateTime } from '~/domain/japan-time';
 import { MISSING_TEXT } from '~/domain/format';
 import type { ReportDocument, ReportRow, ReportSensor, ReportType } from '~/domain/report-document';
 import { alertCells, commentCells, intervalText, pageFooterText, pageHeaderText, periodText, SECTION_TEXTS, settingsText, type BlockColumn, rememberedRowTime, rowValue, summaryCells, tableBlocks, wrapLine } from './layout';
 import { chartBox, type ChartSlot, drawCharts } from './pdf-chart.server';
-import { colorOps, num, PageOps, type PdfKitLike, type Placeholder, placeholder, placeOf, RunFont, textAt, TextLines } from './pdf-direct.server';
+import { colorOps, deflateNow, deflatePages, type GlyphRun, num, PageOps, type PdfKitLike, type Placeholder, placeholder, placeOf, RunFont, textAt, TextLines } from './pdf-direct.server';
 import { LINE_HEIGHT, lineHeightOf, PDF_FONT, pdfMake } from './pdf-fonts.server';
 
 const REPORT_TYPE_TEXT: Record<ReportType, string> = { 1: '月次', 2: '週次', 3: '日次', 4: '期間指定' };
@@ -31,9 +31,51 @@ const PAGE = { width: 595.28, margins: [36, 44, 36, 36] as [number, number, numb
 /** Every page's header line (at the top margin's 18pt) and footer line (12pt into the bottom margin), 7pt. */
 const FRAME = { fontSize: 7, headerTop: 18, footerTop: 12 };
 
+const DEFAULT_STYLE = { font: PDF_FONT, fontSize: 9, lineHeight: LINE_HEIGHT };
+const STYLES = {
+  h1: { fontSize: 16, bold: true, margin: [0, 0, 0, 8] },
+  h2: { fontSize: 13, bold: true, margin: [0, 0, 0, 4] },
+  h3: { fontSize: 10, bold: true, margin: [0, 6, 0, 2] },
+  key: { bold: true, color: TEXT_COLOR },
+  th: { fontSize: 7, bold: true, color: TEXT_COLOR },
+  cell: { fontSize: 7, lineHeight: 1 },
+  note: { fontSize: 8, color: TEXT_COLOR, margin: [0, 0, 0, 2] },
+  empty: { fontSize: 11, bold: true, color: '#b91c1c', margin: [0, 8, 0, 8] },
+} satisfies Record<string, Style>;
+type StyleName = keyof typeof STYLES;
+
+/**
+ * pdfmake's own value of each text property it looks up for every word (TextInlines' measure),
+ * where a neutral non-null value exists; `link`, `linkToPage`, `linkToDestination` and `background`
+ * are left to pdfmake (a non-null one would make a link or a background).
+ */
+const TEXT_DEFAULTS = {
+  bold: false, italics: false, alignment: 'left', characterSpacing: 0, color: 'black', opacity: 1, sup: false, sub: false, lineHeight: 1, noWrap: false, wordBreak: 'normal',
+  preserveLeadingSpaces: false, preserveTrailingSpaces: false, fontFeatures: false, decoration: false, decorationColor: false, decorationStyle: false, decorationThickness: false,
+};
+
+/** Each style's text properties as pdfmake resolves them (its defaults, the default style, the named style), margins left to the node. */
+const TEXT_STYLES = Object.fromEntries(
+  Object.entries({ body: {}, ...STYLES }).map(([name, style]: [string, Style]) => {
+    const text: Record<string, unknown> = { ...TEXT_DEFAULTS, ...DEFAULT_STYLE, ...style };
+    delete text.margin;
+    return [name, text];
+  }),
+) as Record<'body' | StyleName, Record<string, unknown>>;
+
+/**
+ * A text node whose words carry their style's properties. pdfmake looks each of ~25 properties up
+ * for every word (every Japanese character is a word) through its stack of styles, a Set per
+ * lookup; given on the text itself, it takes them at once (docs/decisions/196-report-pdf-night.md).
+ * The node keeps the style's name for its margins. The same values: the same pages.
+ */
+function styled(text: string, style?: StyleName, node: Omit<ContentText, 'text'> = {}): ContentText {
+  return { text: [{ text, ...TEXT_STYLES[style ?? 'body'] } as ContentText], ...(style ? { style } : {}), ...node };
+}
+
 function keyValues(rows: [string, string][]): Content {
   return {
-    table: { widths: [90, '*'], body: rows.map(([k, v]) => [{ text: k, style: 'key' }, { text: v }]) },
+    table: { widths: [90, '*'], body: rows.map(([k, v]) => [styled(k, 'key'), styled(v)]) },
     layout: 'lightHorizontalLines',
     margin: [0, 4, 0, 10],
   };
@@ -54,7 +96,7 @@ const baseline = (line: number) => -(CELL.baselineDrop + (line + 1) * CELL.lineH
 const headerRowHeight = () => lineHeightOf(CELL.fontSize) + 2 * CELL.headerPadding;
 
 function dataTable(sensor: ReportSensor, slots: Slots): Content[] {
-  if (sensor.rows.length === 0) return [{ text: NO_DATA_TEXT, margin: [0, 4, 0, 8] }];
+  if (sensor.rows.length === 0) return [styled(NO_DATA_TEXT, undefined, { margin: [0, 4, 0, 8] })];
   const blocks = tableBlocks(sensor.rows.length, TABLE.lines, TABLE.columns);
   return blocks.map((columns, i): Content => {
     const lines = columns[0].to - columns[0].from;
@@ -84,6 +126,7 @@ function drawTableBlocks(pdf: PdfKitLike, out: PageOps, fonts: DirectFonts, slot
   const bodyTop = headerText + CELL.rule;
   const header = headerOps(bold, columnWidth, headerText, contentWidth);
   const timeForm = timeForms(pdf, regular, columnWidth);
+  const valueRun = valueRuns(regular);
   for (const slot of slots) {
     const at = placeOf(slot.box, 'table block');
     pdf.switchToPage(at.page);
@@ -94,13 +137,27 @@ function drawTableBlocks(pdf: PdfKitLike, out: PageOps, fonts: DirectFonts, slot
     slot.columns.forEach((column, c) => {
       const right = (c + 1) * columnWidth - CELL.padding * 3;
       for (let i = column.from; i < column.to; i++) {
-        const value = regular.run(rowValue(slot.rows[i]));
+        const value = valueRun(slot.rows[i]);
         ops.push(lines.show(right - (value.advance * CELL.fontSize) / 1000, baseline(i - column.from), value));
       }
     });
     ops.push('ET Q');
     out.add(at.page, ops.join('\n'), [regular, bold]);
   }
+}
+
+/** A row's value as a glyph run, remembered per temperature and kind: a month's 89,280 rows have a few hundred distinct values. */
+function valueRuns(font: RunFont): (row: ReportRow) => GlyphRun {
+  const runs = new Map<number | string, GlyphRun>();
+  return (row) => {
+    const key = row.kind === 'value' ? row.temperature : row.kind;
+    let run = runs.get(key);
+    if (!run) {
+      run = font.run(rowValue(row));
+      runs.set(key, run);
+    }
+    return run;
+  };
 }
 
 /**
@@ -127,7 +184,9 @@ function timeForms(pdf: PdfKitLike, regular: RunFont, columnWidth: number): (slo
     });
     ops.push('ET');
     const ref = pdf.ref({ Type: 'XObject', Subtype: 'Form', FormType: 1, BBox: [0, -pdf.page.height, columnWidth * TABLE.columns, CELL.lineHeight], Resources: regular.resources() });
-    ref.end(ops.join('\n'));
+    ref.write(ops.join('\n'));
+    deflateNow(ref);
+    ref.end();
     const form = { slot, name: `RT${++count}`, ref };
     forms.set(start, [...candidates, form]);
     return form;
@@ -183,15 +242,15 @@ function drawPageFrames(pdf: PdfKitLike, out: PageOps, font: RunFont, doc: Repor
   }
 }
 
-const headerRow = (labels: readonly string[]): Content[] => labels.map((text) => ({ text, style: 'th' }));
-const cellRow = (cells: readonly string[]): Content[] => cells.map((text) => ({ text, style: 'cell' }));
+const headerRow = (labels: readonly string[]): Content[] => labels.map((text) => styled(text, 'th'));
+const cellRow = (cells: readonly string[]): Content[] => cells.map((text) => styled(text, 'cell'));
 
 function comments(sensor: ReportSensor): Content[] {
   if (sensor.comments === null) return [];
   const body: Content[][] = [headerRow(SECTION_TEXTS.commentHeader), ...sensor.comments.map((c) => cellRow(commentCells(c)))];
   return [
-    { text: SECTION_TEXTS.comments, style: 'h3' },
-    sensor.comments.length === 0 ? { text: SECTION_TEXTS.noComments, style: 'note' } : { table: { headerRows: 1, widths: [70, '*', 80], body }, layout: 'lightHorizontalLines', margin: [0, 2, 0, 8] },
+    styled(SECTION_TEXTS.comments, 'h3'),
+    sensor.comments.length === 0 ? styled(SECTION_TEXTS.noComments, 'note') : { table: { headerRows: 1, widths: [70, '*', 80], body }, layout: 'lightHorizontalLines', margin: [0, 2, 0, 8] },
   ];
 }
 
@@ -200,53 +259,49 @@ function summary(sensor: ReportSensor): Content[] {
   if (s === null) return [];
   const alerts: Content[][] = [headerRow(SECTION_TEXTS.alertHeader), ...s.alerts.map((a) => cellRow(alertCells(a)))];
   return [
-    { text: SECTION_TEXTS.summary, style: 'h3' },
+    styled(SECTION_TEXTS.summary, 'h3'),
     {
       table: {
         widths: ['*', '*', '*', '*'],
         body: [
           headerRow(SECTION_TEXTS.summaryHeader),
-          summaryCells(s, true).map((text) => ({ text })),
+          summaryCells(s, true).map((text) => styled(text)),
         ],
       },
       layout: 'lightHorizontalLines',
       margin: [0, 2, 0, 6],
     },
     s.alerts.length === 0
-      ? { text: SECTION_TEXTS.noAlerts, style: 'note' }
+      ? styled(SECTION_TEXTS.noAlerts, 'note')
       : { table: { headerRows: 1, widths: [70, 58, 58, 58, 50, '*'], body: alerts }, layout: 'lightHorizontalLines', margin: [0, 2, 0, 8] },
   ];
 }
 
 /** The period beyond retention: red when nothing of it is left, a note when only its start is gone. */
 function retentionLine(doc: ReportDocument): Content | null {
-  return doc.retention ? { text: doc.retention.text, style: doc.retention.whole ? 'empty' : 'note' } : null;
+  return doc.retention ? styled(doc.retention.text, doc.retention.whole ? 'empty' : 'note') : null;
 }
 
 function sensorSection(sensor: ReportSensor, doc: ReportDocument, slots: Slots): Content[] {
   return [
-    { text: `${sensor.name}（${sensor.serialNo}）`, style: 'h2', pageBreak: 'before' },
-    ...sensor.settings.map((p): Content => ({ text: settingsText(p, doc.period), style: 'note' })),
-    retentionLine(doc) ?? (sensor.points.length === 0 && sensor.rows.every((r) => r.kind === 'missing') ? { text: NO_DATA_TEXT, style: 'empty' } : ''),
+    styled(`${sensor.name}（${sensor.serialNo}）`, 'h2', { pageBreak: 'before' }),
+    ...sensor.settings.map((p): Content => styled(settingsText(p, doc.period), 'note')),
+    retentionLine(doc) ?? (sensor.points.length === 0 && sensor.rows.every((r) => r.kind === 'missing') ? styled(NO_DATA_TEXT, 'empty') : ''),
     chartBox(sensor, doc, doc.retention?.whole ? RETENTION_CHART_TEXT : NO_DATA_TEXT, slots.charts),
     ...summary(sensor),
     ...comments(sensor),
-    { text: 'データ', style: 'h3', pageBreak: 'before' },
+    styled('データ', 'h3', { pageBreak: 'before' }),
     ...dataTable(sensor, slots),
   ];
 }
 
 function cover(doc: ReportDocument): Content[] {
-  const sensors: Content[][] = [[{ text: 'センサー', style: 'th' }, { text: 'シリアル番号', style: 'th' }, { text: '期間中の設定', style: 'th' }]];
+  const sensors: Content[][] = [headerRow(['センサー', 'シリアル番号', '期間中の設定'])];
   for (const s of doc.sensors) {
-    sensors.push([
-      { text: s.name, style: 'cell' },
-      { text: s.serialNo, style: 'cell' },
-      { stack: s.settings.length === 0 ? [{ text: '設定なし', style: 'cell' }] : s.settings.map((p) => ({ text: settingsText(p, doc.period), style: 'cell' })) },
-    ]);
+    sensors.push([...cellRow([s.name, s.serialNo]), { stack: cellRow(s.settings.length === 0 ? ['設定なし'] : s.settings.map((p) => settingsText(p, doc.period))) }]);
   }
   return [
-    { text: doc.title, style: 'h1' },
+    styled(doc.title, 'h1'),
     keyValues([
       ['店舗', `${doc.store.storeNo} ${doc.store.storeName}`],
       ['期間', periodText(doc.period)],
@@ -256,8 +311,8 @@ function cover(doc: ReportDocument): Content[] {
       ['作成日時', formatDateTime(doc.createdAt)],
     ]),
     retentionLine(doc) ?? '',
-    { text: '対象センサーと上下限', style: 'h3' },
-    doc.sensors.length === 0 ? { text: NO_SENSOR_TEXT, style: 'empty' } : { table: { headerRows: 1, widths: [90, 70, '*'], body: sensors }, layout: 'lightHorizontalLines' },
+    styled('対象センサーと上下限', 'h3'),
+    doc.sensors.length === 0 ? styled(NO_SENSOR_TEXT, 'empty') : { table: { headerRows: 1, widths: [90, 70, '*'], body: sensors }, layout: 'lightHorizontalLines' },
   ];
 }
 
@@ -275,17 +330,8 @@ export function reportDefinition(doc: ReportDocument, slots: Slots = { tables: [
     pageSize: 'A4',
     pageMargins: PAGE.margins,
     content: [...cover(doc), ...doc.sensors.flatMap((s) => sensorSection(s, doc, slots))],
-    defaultStyle: { font: PDF_FONT, fontSize: 9, lineHeight: LINE_HEIGHT },
-    styles: {
-      h1: { fontSize: 16, bold: true, margin: [0, 0, 0, 8] },
-      h2: { fontSize: 13, bold: true, margin: [0, 0, 0, 4] },
-      h3: { fontSize: 10, bold: true, margin: [0, 6, 0, 2] },
-      key: { bold: true, color: TEXT_COLOR },
-      th: { fontSize: 7, bold: true, color: TEXT_COLOR },
-      cell: { fontSize: 7, lineHeight: 1 },
-      note: { fontSize: 8, color: TEXT_COLOR, margin: [0, 0, 0, 2] },
-      empty: { fontSize: 11, bold: true, color: '#b91c1c', margin: [0, 8, 0, 8] },
-    },
+    defaultStyle: DEFAULT_STYLE,
+    styles: STYLES,
   };
 }
 
@@ -300,6 +346,7 @@ export async function renderReportPdf(doc: ReportDocument): Promise<Buffer> {
   drawCharts(pdf, out, fonts.regular, slots.charts);
   drawTableBlocks(pdf, out, fonts, slots.tables, PAGE.width - PAGE.margins[0] - PAGE.margins[2]);
   out.writeTo(pdf);
+  deflatePages(pdf);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     pdf.on('data', (chunk) => chunks.push(chunk));

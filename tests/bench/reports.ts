@@ -7,8 +7,11 @@
 //    reports/s and the night it would take for 20,000 stores at that rate (extrapolated);
 // 4. NIGHT=1000: that many month reports of each format made by WORKERS (2) worker processes of
 //    the reports lane, as `npm start` runs them on 2 cores: reports/s from the first file to the
-//    last (the workers' start left out), and the 20,000 stores' night at that rate.
+//    last (the workers' start left out), and the 20,000 stores' night at that rate; over the same
+//    span the CPU of the workers and of the database per report, and the rate on 2 idle cores it
+//    gives (2 / CPU a report: a loaded machine slows the wall rate, much less the CPU).
 //   npx tsx tests/bench/reports.ts [N]        (NIGHT=1000 WORKERS=2 FORMATS=csv,pdf)
+import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { createDb } from '../../app/db/db.server';
 import { migrateToLatest } from '../../app/db/migrate.server';
@@ -30,20 +33,25 @@ const csvBefore = new Map<string, Buffer>();
 const NIGHT = Number(process.env.NIGHT ?? 0);
 const WORKERS = Number(process.env.WORKERS ?? 2);
 
+/** A process's /proc stat fields after its name (fields[1] is the parent, 11 and 12 user and system CPU ticks). */
+const procFields = (pid: string | number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+
+/** CPU seconds used so far by processes (user + system, from /proc). */
+const processesCpu = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + Number(procFields(pid)[11]) + Number(procFields(pid)[12]), 0) / 100;
+
 /**
  * CPU ticks (1/100 s) used so far by each of the bench database's server processes (the
  * postmaster's children, from /proc). `databaseCpuSince` sums what the processes alive at the end
  * used since the snapshot (a process that exited meanwhile, such as an autovacuum worker, is left out).
  */
 async function databaseCpu(db: ReturnType<typeof createDb>): Promise<Map<string, number>> {
-  const { readFileSync, readdirSync } = await import('node:fs');
-  const fields = (pid: string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const { readdirSync } = await import('node:fs');
   const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
-  const postmaster = fields(String(rows[0].pid))[1];
+  const postmaster = procFields(rows[0].pid)[1];
   const ticks = new Map<string, number>();
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      const f = fields(pid);
+      const f = procFields(pid);
       if (f[1] === postmaster) ticks.set(pid, Number(f[11]) + Number(f[12]));
     } catch {
       // gone meanwhile
@@ -79,14 +87,26 @@ async function nightOfReports(db: ReturnType<typeof createDb>, url: string, form
         select count(*) filter (where state = 'pending')::int as pending, count(*) filter (where state = 'done')::int as done,
                count(*) filter (where state = 'failed')::int as failed, min(finished_at) as first, max(finished_at) as last
           from report_history where history_no > ${before.rows[0].last}`.execute(db);
+    const pids = workers.map((worker) => worker.pid!);
     let now = (await counts()).rows[0];
+    // CPU from the first report done on (the workers' start left out, as for the rate), workers and database apart.
+    let cpuFrom: { done: number; workers: number; database: Map<string, number> } | null = null;
     while (now.pending > 0) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       now = (await counts()).rows[0];
+      if (!cpuFrom && now.done > 0) cpuFrom = { done: now.done, workers: processesCpu(pids), database: await databaseCpu(db) };
     }
+    const workerCpu = processesCpu(pids) - (cpuFrom?.workers ?? 0);
+    const databaseCpuUsed = cpuFrom ? await databaseCpuSince(db, cpuFrom.database) : 0;
+    const measured = now.done - (cpuFrom?.done ?? 0);
     const seconds = (now.last!.getTime() - now.first!.getTime()) / 1000;
     const perSecond = (now.done - 1) / seconds;
-    return { reports: now.done, failed: now.failed, workers: WORKERS, seconds_first_to_last: Number(seconds.toFixed(1)), reports_per_second: Number(perSecond.toFixed(2)), hours_for_20000_stores: Number((CHAIN / perSecond / 3600).toFixed(2)) };
+    const cpuPerReport = (workerCpu + databaseCpuUsed) / measured;
+    return {
+      reports: now.done, failed: now.failed, workers: WORKERS, seconds_first_to_last: Number(seconds.toFixed(1)), reports_per_second: Number(perSecond.toFixed(2)), hours_for_20000_stores: Number((CHAIN / perSecond / 3600).toFixed(2)),
+      cpu_reports: measured, worker_cpu_seconds_per_report: Number((workerCpu / measured).toFixed(3)), database_cpu_seconds_per_report: Number((databaseCpuUsed / measured).toFixed(3)),
+      reports_per_second_two_idle_cores: Number((2 / cpuPerReport).toFixed(2)),
+    };
   } finally {
     await Promise.all(workers.map((worker) => stopProcess(worker)));
   }
