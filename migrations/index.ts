@@ -20,6 +20,7 @@ import * as jobRuns from './2026-11-24-84-job-runs';
 import * as sensorIdIndex from './2026-11-24-86-sensor-id-index';
 import * as reportBuckets from './2026-11-24-90-report-buckets';
 import * as storesHotContact from './2026-11-24-95-stores-hot-contact';
+import * as reportContentLz4 from './2026-11-24-96-report-content-lz4';
 
 // Every migration, in order. A static list (rather than reading the folder at run time) works
 // the same under tsx, vitest and a bundled server. Add new migrations at the end.
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-86-sensor-id-index': sensorIdIndex,
   '2026-11-24-90-report-buckets': reportBuckets,
   '2026-11-24-95-stores-hot-contact': storesHotContact,
+  '2026-11-24-96-report-content-lz4': reportContentLz4,
 };

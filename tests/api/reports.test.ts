@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fromJapan, toCompactDateTime } from '~/domain/japan-time';
 import { loader as historyLoader } from '~/routes/on-reco+/v1.store_report.history';
@@ -298,5 +299,14 @@ describe('a hung worker', () => {
     const [row] = await db.selectFrom('report_history').select(['state', 'attempts', 'last_error']).execute();
     expect(row).toMatchObject({ state: 'failed', attempts: REPORT_MAX_ATTEMPTS });
     expect(row.last_error).toMatch(/idle-in-transaction|terminat|Connection/i);
+  });
+});
+
+describe('report files in the database', () => {
+  it('are compressed with lz4 where the server has it (pglz, its default, otherwise)', async () => {
+    const { rows: [server] } = await sql<{ lz4: boolean }>`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`.execute(db);
+    const { rows: [column] } = await sql<{ method: string }>`
+      select attcompression as method from pg_attribute where attrelid = 'report_history'::regclass and attname = 'content'`.execute(db);
+    expect(column.method).toBe(server.lz4 ? 'l' : '');
   });
 });
