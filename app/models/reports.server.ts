@@ -503,33 +503,54 @@ export async function reportBuckets(db: Db, storeId: string, equipmentIds: reado
   // One record per bucket, BUCKET_RECORD_BYTES long, in the order readBucketRecord reads it (a null
   // value is NaN, a null instant the bucket's own, a missing mark -1), sent as base64: a third
   // shorter than bytea's hex text, which node-pg would decode as a string first.
+  // One aggregate per sensor over its own range of the primary key (grouping the store's buckets
+  // by sensor sorted them all, on disk past work_mem). The aggregate does not sort them again:
+  // they come in the index's order, and the reader puts them in time order whatever order a plan
+  // gives (docs/decisions/201).
   const rows = await sql<{ equipmentId: number; packed: string }>`
-    select equipment_id as "equipmentId",
-           encode(string_agg(timestamptz_send(bucket) || int4send(gap_count) || int4send(value_count) || int8send(value_tenths)
-                             || float4send(coalesce(value_min, 'NaN')) || timestamptz_send(coalesce(min_at, bucket))
-                             || float4send(coalesce(value_max, 'NaN')) || timestamptz_send(coalesce(max_at, bucket))
-                             || float4send(coalesce(mark_temperature, 'NaN')) || int2send(coalesce(mark_error::int::int2, (-1)::int2)),
-                             ''::bytea order by bucket), 'base64') as packed
-      from measurement_buckets
-     where store_id = ${storeId} and equipment_id = any(${[...equipmentIds]}::int[])
-       and bucket > ${new Date(from.getTime() - half)} and bucket < ${new Date(to.getTime() + half)}
-     group by equipment_id`.execute(db);
+    select s.equipment_id as "equipmentId", b.packed
+      from unnest(${[...equipmentIds]}::int[]) as s(equipment_id)
+      cross join lateral (
+        select encode(string_agg(timestamptz_send(bucket) || int4send(gap_count) || int4send(value_count) || int8send(value_tenths)
+                                 || float4send(coalesce(value_min, 'NaN')) || timestamptz_send(coalesce(min_at, bucket))
+                                 || float4send(coalesce(value_max, 'NaN')) || timestamptz_send(coalesce(max_at, bucket))
+                                 || float4send(coalesce(mark_temperature, 'NaN')) || int2send(coalesce(mark_error::int::int2, (-1)::int2)),
+                                 ''::bytea), 'base64') as packed
+          from measurement_buckets
+         where store_id = ${storeId} and equipment_id = s.equipment_id
+           and bucket > ${new Date(from.getTime() - half)} and bucket < ${new Date(to.getTime() + half)}) b
+     where b.packed is not null`.execute(db);
   for (const row of rows.rows) {
     const packed = Buffer.from(row.packed, 'base64');
     const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
     const series = emptyBuckets(packed.byteLength / BUCKET_RECORD_BYTES);
-    for (let i = 0; i < series.length; i++) readBucketRecord(view, i * BUCKET_RECORD_BYTES, series, i);
+    const order = recordsInTimeOrder(view, series.length);
+    for (let i = 0; i < series.length; i++) readBucketRecord(view, order[i] * BUCKET_RECORD_BYTES, series, i);
     out.set(row.equipmentId, series);
   }
   return out;
 }
 
 const BUCKET_RECORD_BYTES = 54;
+
 /** PostgreSQL's timestamp epoch (2000-01-01 UTC) in Unix ms. */
 const PG_EPOCH_MS = 946_684_800_000;
 
 const int64At = (view: DataView, at: number) => view.getInt32(at) * 4_294_967_296 + view.getUint32(at + 4);
 const instantAt = (view: DataView, at: number) => PG_EPOCH_MS + Math.round(int64At(view, at) / 1000);
+
+/** The records' indexes in bucket order: as they came when already in order (the index scan's), sorted otherwise. */
+export function recordsInTimeOrder(view: DataView, count: number): Int32Array {
+  const order = new Int32Array(count);
+  const instants = new Float64Array(count);
+  let sorted = true;
+  for (let i = 0; i < count; i++) {
+    order[i] = i;
+    instants[i] = int64At(view, i * BUCKET_RECORD_BYTES);
+    if (i > 0 && instants[i] < instants[i - 1]) sorted = false;
+  }
+  return sorted ? order : order.sort((a, b) => instants[a] - instants[b]);
+}
 
 /**
  * A real as the number its text would give (float4out prints the shortest decimal that reads back

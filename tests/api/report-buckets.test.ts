@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fromJapan } from '~/domain/japan-time';
 import { planBuckets } from '~/domain/report-buckets';
-import { reportBuckets } from '~/models/reports.server';
+import { recordsInTimeOrder, reportBuckets } from '~/models/reports.server';
 import { collectReport, type ReportSource } from '~/reports/collect.server';
 import { renderReportCsv } from '~/reports/csv.server';
 import { bucketAggregate } from '../../migrations/2026-11-24-90-report-buckets';
@@ -118,6 +118,19 @@ describe('month reports from the 10-minute buckets', () => {
       [123456.7, 123456.7, NaN, 1],
       [NaN, NaN, NaN, 0],
     ]);
+  });
+
+  it('reads the records in time order whatever order the database sent them in (docs/decisions/201)', () => {
+    // Three 54-byte records whose first 8 bytes are the bucket's PostgreSQL timestamp (µs since 2000).
+    const records = (micros: number[]) => {
+      const view = new DataView(new ArrayBuffer(micros.length * 54));
+      micros.forEach((us, i) => view.setBigInt64(i * 54, BigInt(us)));
+      return view;
+    };
+    expect([...recordsInTimeOrder(records([600e6, 1200e6, 1800e6]), 3)]).toEqual([0, 1, 2]);
+    expect([...recordsInTimeOrder(records([1800e6, 600e6, 1200e6]), 3)]).toEqual([1, 2, 0]);
+    expect([...recordsInTimeOrder(records([-600e6, 600e6, -1200e6]), 3)]).toEqual([2, 0, 1]);
+    expect([...recordsInTimeOrder(records([]), 0)]).toEqual([]);
   });
 
   it('prints the same table and summary as reading every reading, and the same CSV', async () => {

@@ -9,7 +9,8 @@
 //    the reports lane, as `npm start` runs them on 2 cores: reports/s from the first file to the
 //    last (the workers' start left out), and the 20,000 stores' night at that rate; over the same
 //    span the CPU of the workers and of the database per report, and the rate on 2 idle cores it
-//    gives (2 / CPU a report: a loaded machine slows the wall rate, much less the CPU).
+//    gives (2 / CPU a report: a loaded machine slows the wall rate, much less the CPU), and each
+//    worker's peak RSS.
 //   npx tsx tests/bench/reports.ts [N]        (NIGHT=1000 WORKERS=2 FORMATS=csv,pdf)
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
@@ -38,6 +39,9 @@ const procFields = (pid: string | number) => readFileSync(`/proc/${pid}/stat`, '
 
 /** CPU seconds used so far by processes (user + system, from /proc). */
 const processesCpu = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + Number(procFields(pid)[11]) + Number(procFields(pid)[12]), 0) / 100;
+
+/** A process's peak resident memory so far, in MiB (VmHWM in /proc/PID/status). */
+const peakRssMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
 
 /**
  * CPU ticks (1/100 s) used so far by each of the bench database's server processes (the
@@ -106,6 +110,8 @@ async function nightOfReports(db: ReturnType<typeof createDb>, url: string, form
       reports: now.done, failed: now.failed, workers: WORKERS, seconds_first_to_last: Number(seconds.toFixed(1)), reports_per_second: Number(perSecond.toFixed(2)), hours_for_20000_stores: Number((CHAIN / perSecond / 3600).toFixed(2)),
       cpu_reports: measured, worker_cpu_seconds_per_report: Number((workerCpu / measured).toFixed(3)), database_cpu_seconds_per_report: Number((databaseCpuUsed / measured).toFixed(3)),
       reports_per_second_two_idle_cores: Number((2 / cpuPerReport).toFixed(2)),
+      // Each worker process's peak RSS over the whole night (the issue's ≤ 300 MB is the worker's).
+      worker_peak_rss_mb: pids.map(peakRssMb),
     };
   } finally {
     await Promise.all(workers.map((worker) => stopProcess(worker)));
