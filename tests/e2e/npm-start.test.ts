@@ -44,10 +44,20 @@ function npmStart({ webPort, pgPort }: Ports, extra: Record<string, string> = {}
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(webPort), ONRECO_EMBEDDED_PG_PORT: String(pgPort), ONRECO_DATA_DIR: dataDir, ONRECO_DEMO_DAYS: '0', LOG_LEVEL: 'warn', ...extra };
   delete env.DATABASE_URL;
   // Its own process group, as a terminal would start it.
-  const start = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, detached: true, stdio: ['ignore', 'ignore', 'inherit'] });
+  const start = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Its log (warnings and errors at this level), to name a child it had to kill.
+  let log = '';
+  start.stdout!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  logs.set(start, () => log);
   started.push(start);
   return start;
 }
+
+const logs = new Map<ChildProcess, () => string>();
+
+/** The children npm start killed because they had not stopped 10 s after it told them (its warning). */
+const forceKilled = (start: ChildProcess) =>
+  logs.get(start)!().split('\n').filter((line) => line.includes('did not stop within'));
 
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -114,6 +124,7 @@ async function startAndStop(send: (start: ChildProcess) => void, env: Record<str
   send(start);
   expect(await exited).toBe(0);
   const stopMs = Date.now() - stoppedAt;
+  expect(forceKilled(start), 'children npm start had to kill').toEqual([]);
   expect(stopMs, `npm start stopped ${stopMs} ms after the signal (bound 9000 ms)`).toBeLessThan(9_000);
   expect(await stream.ended).toBe('ended');
   // tsx's esbuild service notices its parent's exit a moment later (seconds on a loaded machine:
