@@ -25,6 +25,8 @@ import { makePendingReports } from '../../app/services/reports.server';
 import { machine, percentile } from '../support/console';
 import { prepareTestDatabase } from '../support/database';
 import { startWorker, stopProcess } from '../support/processes';
+import { sampleTree } from './chain/proc';
+import { postmasterPid } from './chain/rig';
 
 const HISTORY = 10_000;
 const STORES = Number(process.argv[2] ?? 3);
@@ -34,40 +36,21 @@ const csvBefore = new Map<string, Buffer>();
 const NIGHT = Number(process.env.NIGHT ?? 0);
 const WORKERS = Number(process.env.WORKERS ?? 2);
 
-/** A process's /proc stat fields after its name (fields[1] is the parent, 11 and 12 user and system CPU ticks). */
-const procFields = (pid: string | number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-
-/** CPU seconds used so far by processes (user + system, from /proc). */
-const processesCpu = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + Number(procFields(pid)[11]) + Number(procFields(pid)[12]), 0) / 100;
+/** CPU seconds used so far by processes and what runs under them (tests/bench/chain/proc.ts). */
+const processesCpu = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + sampleTree(pid).cpuSeconds, 0);
 
 /** A process's peak resident memory so far, in MiB (VmHWM in /proc/PID/status). */
 const peakRssMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
 
-/**
- * CPU ticks (1/100 s) used so far by each of the bench database's server processes (the
- * postmaster's children, from /proc). `databaseCpuSince` sums what the processes alive at the end
- * used since the snapshot (a process that exited meanwhile, such as an autovacuum worker, is left out).
- */
-async function databaseCpu(db: ReturnType<typeof createDb>): Promise<Map<string, number>> {
-  const { readdirSync } = await import('node:fs');
-  const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
-  const postmaster = procFields(rows[0].pid)[1];
-  const ticks = new Map<string, number>();
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const f = procFields(pid);
-      if (f[1] === postmaster) ticks.set(pid, Number(f[11]) + Number(f[12]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks;
+/** CPU seconds used so far by the bench database's server: its postmaster, every process under it, and those that ended. */
+async function databaseCpu(db: ReturnType<typeof createDb>): Promise<number> {
+  const postmaster = await postmasterPid(db);
+  if (!postmaster) throw new Error('the PostgreSQL server is not on this machine: its CPU cannot be read');
+  return processesCpu([postmaster]);
 }
 
-async function databaseCpuSince(db: ReturnType<typeof createDb>, before: Map<string, number>): Promise<number> {
-  let ticks = 0;
-  for (const [pid, now] of await databaseCpu(db)) ticks += now - (before.get(pid) ?? 0);
-  return ticks / 100;
+async function databaseCpuSince(db: ReturnType<typeof createDb>, before: number): Promise<number> {
+  return (await databaseCpu(db)) - before;
 }
 
 /** `count` pending month reports (October 2026, both options, every sensor) of `format`, round the stores. */
@@ -94,7 +77,7 @@ async function nightOfReports(db: ReturnType<typeof createDb>, url: string, form
     const pids = workers.map((worker) => worker.pid!);
     let now = (await counts()).rows[0];
     // CPU from the first report done on (the workers' start left out, as for the rate), workers and database apart.
-    let cpuFrom: { done: number; workers: number; database: Map<string, number> } | null = null;
+    let cpuFrom: { done: number; workers: number; database: number } | null = null;
     while (now.pending > 0) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       now = (await counts()).rows[0];
