@@ -79,9 +79,9 @@ export function formatDate(at: Date): string {
 }
 
 /** Minutes since Japan midnight (0-1439), for daily ranges such as defrost times. */
-export function japanMinuteOfDay(at: Date): number {
+export function japanMinuteOfDay(at: Date | number): number {
   // A fixed offset (no daylight saving): plain arithmetic, no Date parts (report tables call it per row).
-  const minutes = Math.floor((at.getTime() + JST_OFFSET_MS) / 60_000) % 1440;
+  const minutes = Math.floor(((typeof at === 'number' ? at : at.getTime()) + JST_OFFSET_MS) / 60_000) % 1440;
   return minutes < 0 ? minutes + 1440 : minutes;
 }
 
@@ -107,7 +107,7 @@ export interface DayRange {
 }
 
 /** Whether `at`, read on the Japan wall clock, falls inside one of the daily ranges. */
-export function isWithinDayRanges(ranges: readonly DayRange[], at: Date): boolean {
+export function isWithinDayRanges(ranges: readonly DayRange[], at: Date | number): boolean {
   const minute = japanMinuteOfDay(at);
   return ranges.some((range) => range.start <= minute && minute < range.end);
 }

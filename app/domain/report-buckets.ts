@@ -63,7 +63,7 @@ export interface BucketPlan {
 export function planBuckets(
   buckets: BucketSeries,
   span: { from: number; until: number },
-  tableTimes: readonly number[],
+  tableTimes: Float64Array,
   settings: readonly ReportSettingsPeriod[],
   excluded: readonly ReportWindow[],
   options: { chart: boolean } = { chart: true },

@@ -2,7 +2,7 @@ import { type AlertStopSchedule, isInAlertStop } from './alert-stop-schedule';
 import { defrostRangesOf } from './defrost';
 import { roundTenth } from './format';
 import { fromJapan, isWithinDayRanges, japanParts, parseHourMinute } from './japan-time';
-import type { ReportInterval, ReportRow, ReportSettingsPeriod, ReportSummary, ReportWindow } from './report-document';
+import { type ReportInterval, type ReportPoints, type ReportSettingsPeriod, type ReportSummary, type ReportTable, type ReportWindow, ROW_KIND } from './report-document';
 
 // The pure part of report collection: the table's times, its rows, the shaded windows and the
 // summary, from readings and settings already read. No I/O, no clock.
@@ -67,7 +67,7 @@ export function settingsAt(settings: readonly ReportSettingsPeriod[], at: Date):
   return inForceAt(timedSettings(settings), at.getTime())?.settings ?? null;
 }
 
-const minuteKey = (at: Date) => Math.floor(at.getTime() / MINUTE);
+const minuteKey = (at: number) => Math.floor(at / MINUTE);
 
 /**
  * A sensor's readings as typed arrays (no object per reading): instants in ms, temperatures with
@@ -96,21 +96,26 @@ export function seriesOf(readings: readonly Reading[]): ReadingSeries {
   return series;
 }
 
-/** The table rows: the reading of each row's minute, rounded as the graph rounds; `--` missing, ERROR, DEF inside defrost ranges. */
-export function tableRows(times: readonly Date[], readings: readonly Reading[] | ReadingSeries, settings: readonly ReportSettingsPeriod[]): ReportRow[] {
+/** The table rows at the instants `at` (ms): the reading of each row's minute, rounded as the graph rounds; `--` missing, ERROR, DEF inside defrost ranges. */
+export function tableRows(at: Float64Array, readings: readonly Reading[] | ReadingSeries, settings: readonly ReportSettingsPeriod[]): ReportTable {
   const series = 'at' in readings && !Array.isArray(readings) ? (readings as ReadingSeries) : seriesOf(readings as readonly Reading[]);
-  const readingOf = rowReadings(times, series);
+  const readingOf = rowReadings(at, series);
   // Each settings period's defrost ranges parsed once, not once a row.
   const periods = timedSettings(settings).map((period) => ({ ...period, defrost: defrostRangesOf(period.settings.defrost) }));
-  return times.map((at, row): ReportRow => {
+  const table: ReportTable = { length: at.length, at, kind: new Uint8Array(at.length), temperature: new Float64Array(at.length).fill(NaN) };
+  for (let row = 0; row < at.length; row++) {
     const index = readingOf[row];
-    const temperature = index < 0 || Number.isNaN(series.temperature[index]) ? null : series.temperature[index];
-    const inForce = inForceAt(periods, at.getTime());
-    if (index >= 0 && series.error[index] === 1) return { at, kind: 'error' };
-    if (inForce !== null && inForce.defrost.length > 0 && isWithinDayRanges(inForce.defrost, at)) return { at, kind: 'defrost', temperature: temperature === null ? null : roundTenth(temperature) };
-    if (temperature === null) return { at, kind: 'missing' };
-    return { at, kind: 'value', temperature: roundTenth(temperature) };
-  });
+    if (index >= 0 && series.error[index] === 1) {
+      table.kind[row] = ROW_KIND.error;
+      continue;
+    }
+    const reading = index < 0 ? NaN : series.temperature[index];
+    if (!Number.isNaN(reading)) table.temperature[row] = roundTenth(reading);
+    const inForce = inForceAt(periods, at[row]);
+    if (inForce !== null && inForce.defrost.length > 0 && isWithinDayRanges(inForce.defrost, at[row])) table.kind[row] = ROW_KIND.defrost;
+    else table.kind[row] = Number.isNaN(reading) ? ROW_KIND.missing : ROW_KIND.value;
+  }
+  return table;
 }
 
 const isSorted = (values: ArrayLike<number>) => {
@@ -119,7 +124,7 @@ const isSorted = (values: ArrayLike<number>) => {
 };
 
 /** Per table time, the index of the last reading within its minute, or -1: one merge pass when both are in time order. */
-function rowReadings(times: readonly Date[], series: ReadingSeries): Int32Array {
+function rowReadings(times: Float64Array, series: ReadingSeries): Int32Array {
   const out = new Int32Array(times.length).fill(-1);
   const keys = times.map(minuteKey);
   if (!isSorted(keys) || !isSorted(series.at)) {
@@ -139,15 +144,22 @@ function rowReadings(times: readonly Date[], series: ReadingSeries): Int32Array 
 /**
  * The chart's points from a series: every reading when there are few, otherwise at most the
  * first, lowest, highest and last reading of each of `buckets` equal parts of the period (what
- * the PDF's chart keeps anyway, layout.ts decimate), with a null where errors or empty readings
+ * the PDF's chart keeps anyway, layout.ts decimate), with a NaN where errors or empty readings
  * break the line (one per run of them).
  */
-export function chartPoints(series: ReadingSeries, from: number, to: number, buckets = 1000): { at: Date; temperature: number | null }[] {
-  const out: { at: Date; temperature: number | null }[] = [];
-  const value = (i: number) => (series.error[i] === 1 || Number.isNaN(series.temperature[i]) ? null : series.temperature[i]);
+export function chartPoints(series: ReadingSeries, from: number, to: number, buckets = 1000): ReportPoints {
+  // Each reading is kept at most once (as a value or as a break): the arrays are cut to what was kept.
+  const at = new Float64Array(series.length);
+  const temperature = new Float64Array(at.length);
+  let n = 0;
+  const push = (i: number, t: number) => {
+    at[n] = series.at[i];
+    temperature[n++] = t;
+  };
+  const value = (i: number) => (series.error[i] === 1 ? NaN : series.temperature[i]);
   if (series.length <= buckets * 4) {
-    for (let i = 0; i < series.length; i++) out.push({ at: new Date(series.at[i]), temperature: value(i) });
-    return out;
+    for (let i = 0; i < series.length; i++) push(i, value(i));
+    return { length: n, at: at.subarray(0, n), temperature: temperature.subarray(0, n) };
   }
   const span = Math.max(1, to - from);
   let bucket = Number.NaN;
@@ -156,15 +168,18 @@ export function chartPoints(series: ReadingSeries, from: number, to: number, buc
   let lo = -1;
   let hi = -1;
   let picked = -1;
+  const keep = (i: number) => {
+    if (i <= picked) return;
+    push(i, series.temperature[i]);
+    picked = i;
+  };
   const flush = () => {
     if (first < 0) return;
     // first <= lo, hi <= last: the four in time order, each once.
-    const [a, b] = lo <= hi ? [lo, hi] : [hi, lo];
-    for (const i of [first, a, b, last]) {
-      if (i <= picked) continue;
-      out.push({ at: new Date(series.at[i]), temperature: series.temperature[i] });
-      picked = i;
-    }
+    keep(first);
+    keep(Math.min(lo, hi));
+    keep(Math.max(lo, hi));
+    keep(last);
     first = -1;
   };
   for (let i = 0; i < series.length; i++) {
@@ -174,9 +189,9 @@ export function chartPoints(series: ReadingSeries, from: number, to: number, buc
       bucket = b;
     }
     const v = value(i);
-    if (v === null) {
+    if (Number.isNaN(v)) {
       flush();
-      if (out.length === 0 || out[out.length - 1].temperature !== null) out.push({ at: new Date(series.at[i]), temperature: null });
+      if (n === 0 || !Number.isNaN(temperature[n - 1])) push(i, NaN);
       continue;
     }
     if (first < 0) {
@@ -188,8 +203,10 @@ export function chartPoints(series: ReadingSeries, from: number, to: number, buc
     if (v > series.temperature[hi]) hi = i;
   }
   flush();
-  return out;
+  return { length: n, at: at.subarray(0, n), temperature: temperature.subarray(0, n) };
 }
+
+export const NO_POINTS: ReportPoints = { length: 0, at: new Float64Array(0), temperature: new Float64Array(0) };
 
 /** The defrost ranges laid out over each day of the period (by the settings in force that day). */
 export function defrostWindows(period: { from: Date; to: Date }, settings: readonly ReportSettingsPeriod[]): ReportWindow[] {

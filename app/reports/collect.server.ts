@@ -3,7 +3,7 @@ import { alertText, isAlertCode } from '~/domain/alert-codes';
 import type { ReportDocument, ReportFormat, ReportSensor, ReportSettingsPeriod, ReportType, ReportWindow } from '~/domain/report-document';
 import { OUTPUT_FORMAT, reportIntervalOf } from '~/domain/report-form';
 import { bucketReadings, bucketSummaryParts, emptyBuckets, planBuckets, usedBucketsHaveReadings } from '~/domain/report-buckets';
-import { addSummaryParts, chartPoints, defrostWindows, emptySeries, type ReadingSeries, stopWindows, type SummaryParts, summaryFrom, summaryPartsOf, tableRows, tableTimes } from '~/domain/report-rows';
+import { addSummaryParts, chartPoints, defrostWindows, emptySeries, NO_POINTS, type ReadingSeries, stopWindows, type SummaryParts, summaryFrom, summaryPartsOf, tableRows, tableTimes } from '~/domain/report-rows';
 import { retentionNotice } from '~/domain/retention';
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
 import { retentionPolicy } from '~/services/retention.server';
@@ -57,7 +57,7 @@ async function collectReadings(
   db: Db,
   storeId: string,
   span: { from: Date; until: Date },
-  times: readonly Date[],
+  times: Float64Array,
   sensors: readonly { equipmentId: number; settings: ReportSettingsPeriod[]; excluded: ReportWindow[] }[],
   options: { raw: boolean; chart: boolean },
 ) {
@@ -74,10 +74,9 @@ async function collectReadings(
     return out;
   }
   const buckets = await reportBuckets(db, storeId, ids, span.from, span.until);
-  const timesMs = times.map((at) => at.getTime());
   const plans = sensors.map((sensor) => {
     const own = buckets.get(sensor.equipmentId) ?? emptyBuckets();
-    return { sensor, own, plan: planBuckets(own, { from, until }, timesMs, sensor.settings, sensor.excluded, { chart: options.chart }) };
+    return { sensor, own, plan: planBuckets(own, { from, until }, times, sensor.settings, sensor.excluded, { chart: options.chart }) };
   });
   const readings = await reportReadingRanges(db, storeId, plans.flatMap(({ sensor, plan }) => plan.raw.map(([a, b]) => ({ equipmentId: sensor.equipmentId, from: a, to: b }))));
   for (const { sensor, own, plan } of plans) {
@@ -108,7 +107,8 @@ export async function collectReport(db: Db, source: ReportSource, options: { raw
     loadAlertStopSchedules(db, source.storeId),
   ]);
   const interval = reportIntervalOf(request.dataInterval, request.manualTimes);
-  const times = tableTimes(period, interval);
+  // The table's instants, one array for every sensor's table.
+  const times = Float64Array.from(tableTimes(period, interval), (at) => at.getTime());
   const commentsOf = groupBy(comments);
   const alertsOf = groupBy(alerts);
   const windowed = sensors.map((sensor) => {
@@ -129,9 +129,9 @@ export async function collectReport(db: Db, source: ReportSource, options: { raw
       serialNo: sensor.serialNo,
       iconKind: sensor.iconKind,
       settings: inForce,
-      points: own.chart ? chartPoints(own.chart, period.from.getTime(), until.getTime()) : [],
+      points: own.chart ? chartPoints(own.chart, period.from.getTime(), until.getTime()) : NO_POINTS,
       hasReadings: own.hasReadings,
-      rows: tableRows(times, own.table, inForce),
+      table: tableRows(times, own.table, inForce),
       defrostWindows: defrost,
       stopWindows: stops,
       comments: request.option1 === 1 ? (commentsOf.get(sensor.equipmentId) ?? []).map((row) => ({ at: row.at, comment: row.comment, userName: row.userName })) : null,

@@ -1,7 +1,7 @@
 import { writeToBuffer } from 'fast-csv';
 import { formatDateTime } from '~/domain/japan-time';
 import { MISSING_TEXT } from '~/domain/format';
-import type { ReportDocument, ReportRow, ReportSensor } from '~/domain/report-document';
+import type { ReportDocument, ReportSensor, ReportTable } from '~/domain/report-document';
 import { REPORT_MESSAGES } from '~/domain/report-form';
 import { alertCells, commentCells, rowValue, SECTION_TEXTS, summaryCells } from './layout';
 
@@ -15,8 +15,8 @@ const SENSOR_LABEL = 'センサー';
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 /** A table cell as the PDF prints it; a time the sensor has no row for is missing. */
-export function cellOf(row: ReportRow | undefined): string {
-  return row ? rowValue(row) : MISSING_TEXT;
+export function cellOf(table: ReportTable, row: number): string {
+  return row < table.length ? rowValue(table, row) : MISSING_TEXT;
 }
 
 const ROW_DELIMITER = '\r\n';
@@ -39,10 +39,10 @@ export async function renderReportCsv(doc: ReportDocument): Promise<Buffer> {
  * a month's ~90,000 cells. Names and comments, which may need quoting, stay with fast-csv.
  */
 function tableLines(doc: ReportDocument): string[] {
-  const times = timeTexts(doc.sensors[0]?.rows ?? []);
+  const times = timeTexts(doc.sensors[0]?.table.at ?? new Float64Array(0));
   return times.map((time, index) => {
     let line = time;
-    for (const sensor of doc.sensors) line += `,${cellOf(sensor.rows[index])}`;
+    for (const sensor of doc.sensors) line += `,${cellOf(sensor.table, index)}`;
     return line;
   });
 }
@@ -50,9 +50,9 @@ function tableLines(doc: ReportDocument): string[] {
 /** The last table's times as printed: every store's report of the same period has the same ones, so a night's run formats them once. */
 let lastTimes: { at: number[]; texts: string[] } = { at: [], texts: [] };
 
-function timeTexts(rows: readonly ReportRow[]): string[] {
-  const same = rows.length === lastTimes.at.length && rows.every((row, i) => row.at.getTime() === lastTimes.at[i]);
-  if (!same) lastTimes = { at: rows.map((row) => row.at.getTime()), texts: rows.map((row) => formatDateTime(row.at)) };
+function timeTexts(at: Float64Array): string[] {
+  const same = at.length === lastTimes.at.length && at.every((instant, i) => instant === lastTimes.at[i]);
+  if (!same) lastTimes = { at: [...at], texts: Array.from(at, (instant) => formatDateTime(new Date(instant))) };
   return lastTimes.texts;
 }
 

@@ -3,7 +3,7 @@
 // renderer (pdf.server.ts) only turns these shapes and strings into pdfmake nodes.
 import { formatDate, formatDateTime, japanParts } from '~/domain/japan-time';
 import { formatDegrees, formatTemperature, MISSING_TEXT } from '~/domain/format';
-import type { ReportDocument, ReportInterval, ReportRow, ReportSensor, ReportSettingsPeriod, ReportWindow } from '~/domain/report-document';
+import { type ReportDocument, type ReportInterval, type ReportPoints, type ReportSensor, type ReportSettingsPeriod, type ReportTable, type ReportWindow, ROW_KIND } from '~/domain/report-document';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -56,30 +56,29 @@ export function rowTime(at: Date): string {
 }
 
 /** rowTime remembered per instant, for one report: its sensors' tables have the same times. */
-export function rememberedRowTime(): (at: Date) => string {
+export function rememberedRowTime(): (at: number) => string {
   const times = new Map<number, string>();
   return (at) => {
-    const key = at.getTime();
-    let time = times.get(key);
+    let time = times.get(at);
     if (time === undefined) {
-      time = rowTime(at);
-      times.set(key, time);
+      time = rowTime(new Date(at));
+      times.set(at, time);
     }
     return time;
   };
 }
 
-/** How one table row's value prints: one decimal, --, ERROR or DEF. */
-export function rowValue(row: ReportRow): string {
-  switch (row.kind) {
-    case 'value':
-      return formatTemperature(row.temperature);
-    case 'missing':
-      return MISSING_TEXT;
-    case 'error':
+/** How a table row's value prints: one decimal, --, ERROR or DEF. */
+export function rowValue(table: ReportTable, row: number): string {
+  switch (table.kind[row]) {
+    case ROW_KIND.value:
+      return formatTemperature(table.temperature[row]);
+    case ROW_KIND.error:
       return 'ERROR';
-    case 'defrost':
+    case ROW_KIND.defrost:
       return 'DEF';
+    default:
+      return MISSING_TEXT;
   }
 }
 
@@ -156,23 +155,29 @@ export function niceStep(span: number, count: number): number {
 
 /**
  * Reduces a series to at most ~4 points per horizontal bucket (first, min, max, last), so a month
- * of one-minute readings draws as the same line with a few thousand points. Nulls break the line
+ * of one-minute readings draws as the same line with a few thousand points. NaNs break the line
  * and are kept as breaks.
  */
-export function decimate(points: readonly { at: Date; temperature: number | null }[], from: number, to: number, buckets: number): { t: number; v: number | null }[] {
-  if (points.length <= buckets * 4) return points.map((p) => ({ t: p.at.getTime(), v: p.temperature }));
+export function decimate(points: ReportPoints, from: number, to: number, buckets: number): ReportPoints {
+  if (points.length <= buckets * 4) return points;
   const span = Math.max(1, to - from);
-  const out: { t: number; v: number | null }[] = [];
-  const time = (i: number) => points[i].at.getTime();
-  const value = (i: number) => points[i].temperature as number;
-  // The current group: the readings start..end (excluded) of one bucket, none null, kept as indexes (no object per reading).
+  // Each point is kept at most once: the arrays are cut to what was kept.
+  const out = { at: new Float64Array(points.length), temperature: new Float64Array(points.length) };
+  let n = 0;
+  const keep = (i: number) => {
+    out.at[n] = points.at[i];
+    out.temperature[n++] = points.temperature[i];
+  };
+  const time = (i: number) => points.at[i];
+  const value = (i: number) => points.temperature[i];
+  // The current group: the readings start..end (excluded) of one bucket, none a break, kept as indexes (no object per reading).
   let bucket = -1;
   let start = 0;
   let end = 0;
   const flush = () => {
     if (end === start) return;
     if (end - start <= 4) {
-      for (let i = start; i < end; i++) out.push({ t: time(i), v: value(i) });
+      for (let i = start; i < end; i++) keep(i);
     } else {
       let min = start;
       let max = start;
@@ -183,28 +188,27 @@ export function decimate(points: readonly { at: Date; temperature: number | null
       // First, min, max and last in time order (stable), each once.
       const picked = [start, min, max, end - 1];
       for (let i = 1; i < picked.length; i++) for (let j = i; j > 0 && time(picked[j - 1]) > time(picked[j]); j--) [picked[j - 1], picked[j]] = [picked[j], picked[j - 1]];
-      for (let i = 0; i < picked.length; i++) if (i === 0 || picked[i] !== picked[i - 1]) out.push({ t: time(picked[i]), v: value(picked[i]) });
+      for (let i = 0; i < picked.length; i++) if (i === 0 || picked[i] !== picked[i - 1]) keep(picked[i]);
     }
     start = end;
   };
   for (let i = 0; i < points.length; i++) {
-    const t = time(i);
-    const b = Math.floor(((t - from) / span) * buckets);
+    const b = Math.floor(((time(i) - from) / span) * buckets);
     if (b !== bucket) {
       flush();
       start = end = i;
       bucket = b;
     }
-    if (points[i].temperature === null) {
+    if (Number.isNaN(value(i))) {
       flush();
-      out.push({ t, v: null });
+      keep(i);
       start = end = i + 1;
     } else {
       end = i + 1;
     }
   }
   flush();
-  return out;
+  return { length: n, at: out.at.subarray(0, n), temperature: out.temperature.subarray(0, n) };
 }
 
 function clipWindows(windows: readonly ReportWindow[], from: number, to: number, x: (t: number) => number): { x: number; width: number }[] {
@@ -279,7 +283,8 @@ export function chartGeometry(sensor: Pick<ReportSensor, 'points' | 'settings' |
   const to = Math.max(from + 60_000, period.to.getTime());
   const series = decimate(sensor.points, from, to, Math.ceil(box.width));
   const values: number[] = [];
-  for (const p of series) if (p.v !== null) values.push(p.v);
+  for (let i = 0; i < series.length; i++) if (!Number.isNaN(series.temperature[i])) values.push(series.temperature[i]);
+  const empty = values.length === 0;
   for (const s of sensor.settings) {
     if (s.lowerLimit !== null) values.push(s.lowerLimit);
     if (s.upperLimit !== null) values.push(s.upperLimit);
@@ -298,8 +303,10 @@ export function chartGeometry(sensor: Pick<ReportSensor, 'points' | 'settings' |
 
   const line: Point[][] = [];
   let current: Point[] | null = null;
-  for (const p of series) {
-    if (p.v === null || p.t < from || p.t > to) {
+  for (let i = 0; i < series.length; i++) {
+    const t = series.at[i];
+    const v = series.temperature[i];
+    if (Number.isNaN(v) || t < from || t > to) {
       current = null;
       continue;
     }
@@ -307,7 +314,7 @@ export function chartGeometry(sensor: Pick<ReportSensor, 'points' | 'settings' |
       current = [];
       line.push(current);
     }
-    current.push({ x: round2(x(p.t)), y: round2(y(p.v)) });
+    current.push({ x: round2(x(t)), y: round2(y(v)) });
   }
   const yTicks: { y: number; label: string }[] = [];
   const decimals = step < 1 ? 1 : 0;
@@ -321,7 +328,7 @@ export function chartGeometry(sensor: Pick<ReportSensor, 'points' | 'settings' |
     stops: clipWindows(sensor.stopWindows, from, to, x),
     yTicks,
     xTicks: timeTicks(from, to, x),
-    empty: series.every((p) => p.v === null),
+    empty,
   };
 }
 

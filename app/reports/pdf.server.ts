@@ -10,7 +10,7 @@
 import type { Content, ContentText, Style, TDocumentDefinitions } from 'pdfmake/interfaces';
 import { formatDateTime } from '~/domain/japan-time';
 import { MISSING_TEXT } from '~/domain/format';
-import type { ReportDocument, ReportRow, ReportSensor, ReportType } from '~/domain/report-document';
+import { type ReportDocument, type ReportSensor, type ReportTable, type ReportType, ROW_KIND } from '~/domain/report-document';
 import { alertCells, commentCells, intervalText, pageFooterText, pageHeaderText, periodText, SECTION_TEXTS, settingsText, type BlockColumn, rememberedRowTime, rowValue, summaryCells, tableBlocks, wrapLine } from './layout';
 import { chartBox, type ChartSlot, drawCharts } from './pdf-chart.server';
 import { colorOps, deflateNow, deflatePages, type GlyphRun, num, PageOps, type PdfKitLike, type Placeholder, placeholder, placeOf, RunFont, textAt, TextLines } from './pdf-direct.server';
@@ -84,7 +84,7 @@ function keyValues(rows: [string, string][]): Content {
 /** Where one page block of a data table goes: pdfmake only gives it a page (an invisible box of its height), it is drawn afterwards. */
 interface TableSlot {
   box: Placeholder;
-  rows: readonly ReportRow[];
+  table: ReportTable;
   columns: BlockColumn[];
 }
 
@@ -96,12 +96,12 @@ const baseline = (line: number) => -(CELL.baselineDrop + (line + 1) * CELL.lineH
 const headerRowHeight = () => lineHeightOf(CELL.fontSize) + 2 * CELL.headerPadding;
 
 function dataTable(sensor: ReportSensor, slots: Slots): Content[] {
-  if (sensor.rows.length === 0) return [styled(NO_DATA_TEXT, undefined, { margin: [0, 4, 0, 8] })];
-  const blocks = tableBlocks(sensor.rows.length, TABLE.lines, TABLE.columns);
+  if (sensor.table.length === 0) return [styled(NO_DATA_TEXT, undefined, { margin: [0, 4, 0, 8] })];
+  const blocks = tableBlocks(sensor.table.length, TABLE.lines, TABLE.columns);
   return blocks.map((columns, i): Content => {
     const lines = columns[0].to - columns[0].from;
     const box = placeholder(headerRowHeight() + CELL.rule + lines * CELL.lineHeight + 3, { margin: [0, 4, 0, 6], pageBreak: i === 0 ? undefined : 'before' });
-    slots.tables.push({ box, rows: sensor.rows, columns });
+    slots.tables.push({ box, table: sensor.table, columns });
     return box;
   });
 }
@@ -137,7 +137,7 @@ function drawTableBlocks(pdf: PdfKitLike, out: PageOps, fonts: DirectFonts, slot
     slot.columns.forEach((column, c) => {
       const right = (c + 1) * columnWidth - CELL.padding * 3;
       for (let i = column.from; i < column.to; i++) {
-        const value = valueRun(slot.rows[i]);
+        const value = valueRun(slot.table, i);
         ops.push(lines.show(right - (value.advance * CELL.fontSize) / 1000, baseline(i - column.from), value));
       }
     });
@@ -147,13 +147,14 @@ function drawTableBlocks(pdf: PdfKitLike, out: PageOps, fonts: DirectFonts, slot
 }
 
 /** A row's value as a glyph run, remembered per temperature and kind: a month's 89,280 rows have a few hundred distinct values. */
-function valueRuns(font: RunFont): (row: ReportRow) => GlyphRun {
-  const runs = new Map<number | string, GlyphRun>();
-  return (row) => {
-    const key = row.kind === 'value' ? row.temperature : row.kind;
+function valueRuns(font: RunFont): (table: ReportTable, row: number) => GlyphRun {
+  const runs = new Map<number, GlyphRun>();
+  return (table, row) => {
+    // Values are tenths: an integer key (a kind other than a value below zero) boxes no number per row.
+    const key = table.kind[row] === ROW_KIND.value ? Math.round(table.temperature[row] * 10) : -1 - table.kind[row];
     let run = runs.get(key);
     if (!run) {
-      run = font.run(rowValue(row));
+      run = font.run(rowValue(table, row));
       runs.set(key, run);
     }
     return run;
@@ -171,7 +172,7 @@ function timeForms(pdf: PdfKitLike, regular: RunFont, columnWidth: number): (slo
   const forms = new Map<number, { slot: TableSlot; name: string; ref: unknown }[]>();
   let count = 0;
   return (slot) => {
-    const { rows, columns } = slot;
+    const { table, columns } = slot;
     const start = columns[0].from;
     const candidates = forms.get(start) ?? [];
     const found = candidates.find((candidate) => sameTimes(candidate.slot, slot));
@@ -180,7 +181,7 @@ function timeForms(pdf: PdfKitLike, regular: RunFont, columnWidth: number): (slo
     const ops: string[] = [`0 0 0 rg BT /${regular.id} ${CELL.fontSize} Tf ${lines.begin()}`];
     columns.forEach((column, c) => {
       const x = c * columnWidth + CELL.padding;
-      for (let i = column.from; i < column.to; i++) ops.push(lines.show(x, baseline(i - column.from), regular.run(timeOf(rows[i].at))));
+      for (let i = column.from; i < column.to; i++) ops.push(lines.show(x, baseline(i - column.from), regular.run(timeOf(table.at[i]))));
     });
     ops.push('ET');
     const ref = pdf.ref({ Type: 'XObject', Subtype: 'Form', FormType: 1, BBox: [0, -pdf.page.height, columnWidth * TABLE.columns, CELL.lineHeight], Resources: regular.resources() });
@@ -199,7 +200,7 @@ function sameTimes(a: TableSlot, b: TableSlot): boolean {
   return a.columns.every((column, c) => {
     const other = b.columns[c];
     if (column.to - column.from !== other.to - other.from) return false;
-    for (let i = 0; i < column.to - column.from; i++) if (a.rows[column.from + i].at.getTime() !== b.rows[other.from + i].at.getTime()) return false;
+    for (let i = 0; i < column.to - column.from; i++) if (a.table.at[column.from + i] !== b.table.at[other.from + i]) return false;
     return true;
   });
 }
@@ -286,7 +287,7 @@ function sensorSection(sensor: ReportSensor, doc: ReportDocument, slots: Slots):
   return [
     styled(`${sensor.name}（${sensor.serialNo}）`, 'h2', { pageBreak: 'before' }),
     ...sensor.settings.map((p): Content => styled(settingsText(p, doc.period), 'note')),
-    retentionLine(doc) ?? (sensor.points.length === 0 && sensor.rows.every((r) => r.kind === 'missing') ? styled(NO_DATA_TEXT, 'empty') : ''),
+    retentionLine(doc) ?? (sensor.points.length === 0 && sensor.table.kind.every((kind) => kind === ROW_KIND.missing) ? styled(NO_DATA_TEXT, 'empty') : ''),
     chartBox(sensor, doc, doc.retention?.whole ? RETENTION_CHART_TEXT : NO_DATA_TEXT, slots.charts),
     ...summary(sensor),
     ...comments(sensor),

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fromJapan } from '~/domain/japan-time';
+import { ROW_KIND } from '~/domain/report-document';
 import { planBuckets } from '~/domain/report-buckets';
 import { recordsInTimeOrder, reportBuckets } from '~/models/reports.server';
 import { collectReport, type ReportSource } from '~/reports/collect.server';
@@ -140,21 +141,22 @@ describe('month reports from the 10-minute buckets', () => {
       const buckets = await collectReport(db, source([fridge, freezer], interval));
       expect(raw.sensors[0].stopWindows.length).toBeGreaterThan(0);
       expect(raw.sensors[0].summary!.minutesOutside).toBeGreaterThan(1000);
-      if (interval.dataInterval === 10) expect(new Set(raw.sensors.flatMap((s) => s.rows.map((r) => r.kind)))).toEqual(new Set(['value', 'missing', 'error', 'defrost']));
+      if (interval.dataInterval === 10) expect(new Set(raw.sensors.flatMap((s) => [...s.table.kind]))).toEqual(new Set(Object.values(ROW_KIND)));
       for (const [i, sensor] of buckets.sensors.entries()) {
-        expect(sensor.rows).toEqual(raw.sensors[i].rows);
+        expect(sensor.table).toEqual(raw.sensors[i].table);
         expect(sensor.summary).toEqual(raw.sensors[i].summary);
         // The chart: the same extremes and line breaks, from far fewer points.
-        const values = (points: typeof sensor.points) => points.flatMap((p) => (p.temperature === null ? [] : [p.temperature]));
+        const values = (points: typeof sensor.points) => [...points.temperature].filter((value) => !Number.isNaN(value));
         expect(Math.min(...values(sensor.points))).toBe(Math.min(...values(raw.sensors[i].points)));
         expect(Math.max(...values(sensor.points))).toBe(Math.max(...values(raw.sensors[i].points)));
-        expect(sensor.points.filter((p) => p.temperature === null).length).toBe(raw.sensors[i].points.filter((p) => p.temperature === null).length);
+        const breaks = (points: typeof sensor.points) => points.temperature.filter(Number.isNaN).length;
+        expect(breaks(sensor.points)).toBe(breaks(raw.sensors[i].points));
       }
       expect((await renderReportCsv(buckets)).equals(await renderReportCsv(raw))).toBe(true);
       // A CSV's document: no chart, so buckets with errors or cut by a window or a settings change are used too; the same file.
       const csv = await collectReport(db, { ...source([fridge, freezer], interval), outputFormat: 2 });
       for (const [i, sensor] of csv.sensors.entries()) {
-        expect(sensor.rows).toEqual(raw.sensors[i].rows);
+        expect(sensor.table).toEqual(raw.sensors[i].table);
         expect(sensor.summary).toEqual(raw.sensors[i].summary);
         expect([sensor.points.length, sensor.hasReadings]).toEqual([0, true]);
       }
@@ -164,11 +166,11 @@ describe('month reports from the 10-minute buckets', () => {
     const until = new Date(OCTOBER.to.getTime() + 10 * 60_000);
     const own = (await reportBuckets(db, 'S001', [fridge], OCTOBER.from, until)).get(fridge)!;
     const raw = await collectReport(db, source([fridge], { dataInterval: 10, manualTimes: [] }), { rawReadings: true });
-    const plan = planBuckets(own, { from: OCTOBER.from.getTime(), until: until.getTime() }, raw.sensors[0].rows.map((r) => r.at.getTime()), raw.sensors[0].settings, [...raw.sensors[0].defrostWindows, ...raw.sensors[0].stopWindows]);
+    const plan = planBuckets(own, { from: OCTOBER.from.getTime(), until: until.getTime() }, raw.sensors[0].table.at, raw.sensors[0].settings, [...raw.sensors[0].defrostWindows, ...raw.sensors[0].stopWindows]);
     expect(plan.use.reduce((a, b) => a + b, 0)).toBeGreaterThan(own.length / 3);
     expect(plan.raw.length).toBeGreaterThan(31);
     // Without a chart, only the buckets with a value outside the limits (outside excluded windows) and the period's ends are read raw.
-    const csvPlan = planBuckets(own, { from: OCTOBER.from.getTime(), until: until.getTime() }, raw.sensors[0].rows.map((r) => r.at.getTime()), raw.sensors[0].settings, [...raw.sensors[0].defrostWindows, ...raw.sensors[0].stopWindows], { chart: false });
+    const csvPlan = planBuckets(own, { from: OCTOBER.from.getTime(), until: until.getTime() }, raw.sensors[0].table.at, raw.sensors[0].settings, [...raw.sensors[0].defrostWindows, ...raw.sensors[0].stopWindows], { chart: false });
     const rawBuckets = (p: typeof plan) => own.length - p.use.reduce((a, b) => a + b, 0);
     expect(rawBuckets(csvPlan)).toBeLessThan(rawBuckets(plan));
     expect(rawBuckets(csvPlan)).toBeGreaterThan(100);
@@ -182,7 +184,7 @@ describe('month reports from the 10-minute buckets', () => {
     const csv = await collectReport(db, { ...source([fridge], { dataInterval: 10, manualTimes: [] }), outputFormat: 2 });
     const raw = await collectReport(db, { ...source([fridge], { dataInterval: 10, manualTimes: [] }), outputFormat: 2 }, { rawReadings: true });
     expect(csv.sensors[0].hasReadings).toBe(true);
-    expect(csv.sensors[0].rows.filter((row) => row.kind === 'error')).toHaveLength(145);
+    expect(csv.sensors[0].table.kind.filter((kind) => kind === ROW_KIND.error)).toHaveLength(145);
     const file = await renderReportCsv(csv);
     expect(file.equals(await renderReportCsv(raw))).toBe(true);
     expect(file.toString('utf8')).not.toContain('この期間のデータはありません');

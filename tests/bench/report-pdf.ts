@@ -4,7 +4,7 @@
 // ≤ 300 MB. Run: env -u DATABASE_URL npx tsx tests/bench/report-pdf.ts [runs]
 import { renderReportPdf } from '../../app/reports/pdf.server';
 import { sampleReportDocument } from '../support/report-sample';
-import { chartPoints, seriesOf } from '../../app/domain/report-rows';
+import { chartPoints } from '../../app/domain/report-rows';
 
 const RUNS = Number(process.argv[2] ?? 5);
 
@@ -16,8 +16,8 @@ function percentile(values: number[], p: number): number {
 const doc = sampleReportDocument({ sensors: 20, days: 31, year: 2026, month: 10, intervalMinutes: 10, pointMinutes: 1 });
 // The chart points as collection hands them over (first/min/max/last per 1/1000 of the period),
 // when this revision has that step (docs/decisions/148-report-speed.md).
-if (typeof chartPoints === 'function') for (const s of doc.sensors) s.points = chartPoints(seriesOf(s.points.map((p) => ({ ...p, error: false }))), doc.period.from.getTime(), doc.period.to.getTime());
-const rows = doc.sensors.reduce((sum, s) => sum + s.rows.length, 0);
+for (const s of doc.sensors) s.points = chartPoints({ ...s.points, error: new Uint8Array(s.points.length) }, doc.period.from.getTime(), doc.period.to.getTime());
+const rows = doc.sensors.reduce((sum, s) => sum + s.table.length, 0);
 const points = doc.sensors.reduce((sum, s) => sum + s.points.length, 0);
 console.log(`[report-pdf] ${doc.sensors.length} sensors, ${rows} table rows, ${points} chart points, ${RUNS} runs`);
 let peak = process.memoryUsage().rss;

@@ -3,7 +3,7 @@
 // windows, comments and a summary. Deterministic (no Math.random).
 import { fromJapan } from '../../app/domain/japan-time';
 import { roundTenth } from '../../app/domain/format';
-import type { ReportDocument, ReportRow, ReportSensor, ReportWindow } from '../../app/domain/report-document';
+import { type ReportDocument, type ReportPoints, type ReportSensor, type ReportTable, type ReportWindow, ROW_KIND } from '../../app/domain/report-document';
 
 export interface SampleOptions {
   sensors?: number;
@@ -37,8 +37,13 @@ export function sampleReportDocument(options: SampleOptions = {}): ReportDocumen
     const stopWindows: ReportWindow[] = [];
     for (let d = 0; d < days; d += 7) stopWindows.push({ from: fromJapan(year, month, day + d, 9), to: fromJapan(year, month, day + d, 11) });
     const empty = i >= emptyFrom;
-    const points: { at: Date; temperature: number | null }[] = [];
-    const rows: ReportRow[] = [];
+    const points = { at: [] as number[], temperature: [] as number[] };
+    const rows = { at: [] as number[], kind: [] as number[], temperature: [] as number[] };
+    const row = (t: number, kind: number, temperature = NaN) => {
+      rows.at.push(t);
+      rows.kind.push(kind);
+      rows.temperature.push(temperature);
+    };
     const inDefrost = (t: number) => defrostWindows.some((w) => t >= w.from.getTime() && t < w.to.getTime());
     const valueAt = (t: number) => {
       const minutes = (t - from.getTime()) / 60_000;
@@ -52,17 +57,19 @@ export function sampleReportDocument(options: SampleOptions = {}): ReportDocumen
       return minutes > 1440 * 5 + 300 && minutes < 1440 * 5 + 420;
     };
     if (!empty) {
-      for (let t = from.getTime(); t < end.getTime(); t += pointMinutes * 60_000) points.push({ at: new Date(t), temperature: gap(t) ? null : roundTenth(valueAt(t)) });
+      for (let t = from.getTime(); t < end.getTime(); t += pointMinutes * 60_000) {
+        points.at.push(t);
+        points.temperature.push(gap(t) ? NaN : roundTenth(valueAt(t)));
+      }
     }
     let n = 0;
     for (let t = from.getTime(); t < end.getTime(); t += intervalMinutes * 60_000, n++) {
-      const at = new Date(t);
-      if (empty || gap(t)) rows.push({ at, kind: 'missing' });
-      else if (n === 50 + i) rows.push({ at, kind: 'error' });
-      else if (inDefrost(t)) rows.push({ at, kind: 'defrost', temperature: roundTenth(valueAt(t)) });
-      else rows.push({ at, kind: 'value', temperature: roundTenth(valueAt(t)) });
+      if (empty || gap(t)) row(t, ROW_KIND.missing);
+      else if (n === 50 + i) row(t, ROW_KIND.error);
+      else if (inDefrost(t)) row(t, ROW_KIND.defrost, roundTenth(valueAt(t)));
+      else row(t, ROW_KIND.value, roundTenth(valueAt(t)));
     }
-    const values = points.flatMap((p) => (p.temperature === null ? [] : [p.temperature]));
+    const values = points.temperature.filter((value) => !Number.isNaN(value));
     list.push({
       equipmentId: 1000 + i,
       name: freezer ? `冷凍ケース${i + 1}` : `冷蔵ケース${i + 1}`,
@@ -72,9 +79,9 @@ export function sampleReportDocument(options: SampleOptions = {}): ReportDocumen
         { from: fromJapan(year, month - 1, 1), to: midway, lowerLimit: freezer ? -25 : 0, upperLimit: freezer ? -15 : 8, defrost: defrostHours.map((h) => ({ start: `${String(h).padStart(2, '0')}:00`, end: `${String(h).padStart(2, '0')}:30` })) },
         { from: midway, to: null, lowerLimit: freezer ? -24 : 1, upperLimit: freezer ? -16 : 7, defrost: defrostHours.map((h) => ({ start: `${String(h).padStart(2, '0')}:00`, end: `${String(h).padStart(2, '0')}:30` })) },
       ],
-      points,
-      hasReadings: points.length > 0,
-      rows,
+      points: { length: points.at.length, at: Float64Array.from(points.at), temperature: Float64Array.from(points.temperature) },
+      hasReadings: points.at.length > 0,
+      table: { length: rows.at.length, at: Float64Array.from(rows.at), kind: Uint8Array.from(rows.kind), temperature: Float64Array.from(rows.temperature) },
       defrostWindows,
       stopWindows,
       comments: comments ? (empty ? [] : [{ at: fromJapan(year, month, day + 3, 10, 40), comment: '扉の閉め忘れ。商品を移動し扉を閉めた。', userName: '山田 花子' }]) : null,
@@ -114,3 +121,17 @@ export function sampleReportDocument(options: SampleOptions = {}): ReportDocumen
     sensors: list,
   };
 }
+
+/** Chart points from readings written as objects (null breaks the line), as collection hands them over. */
+export function pointsOf(points: readonly { at: Date; temperature: number | null }[]): ReportPoints {
+  return { length: points.length, at: Float64Array.from(points, (p) => p.at.getTime()), temperature: Float64Array.from(points, (p) => p.temperature ?? NaN) };
+}
+
+/** A data table's rows as objects, to read in a test. */
+export function rowsOf(table: ReportTable): { at: Date; kind: keyof typeof ROW_KIND; temperature: number | null }[] {
+  const kinds = Object.keys(ROW_KIND) as (keyof typeof ROW_KIND)[];
+  return Array.from({ length: table.length }, (_, i) => ({ at: new Date(table.at[i]), kind: kinds[table.kind[i]], temperature: Number.isNaN(table.temperature[i]) ? null : table.temperature[i] }));
+}
+
+/** A one-row table, for the printing of a single value. */
+export const oneRow = (kind: keyof typeof ROW_KIND, temperature = NaN): ReportTable => ({ length: 1, at: new Float64Array(1), kind: Uint8Array.of(ROW_KIND[kind]), temperature: Float64Array.of(temperature) });

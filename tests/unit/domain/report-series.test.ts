@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fromJapan } from '~/domain/japan-time';
 import type { ReportSettingsPeriod } from '~/domain/report-document';
 import { chartPoints, type Reading, seriesOf, summaryOf, tableRows, tableTimes } from '~/domain/report-rows';
+import { rowsOf } from '../../support/report-sample';
 
 // Report collection on typed arrays (docs/decisions/148-report-speed.md): the same rows and
 // summary as from reading objects, and chart points that keep each part's extremes and the breaks.
@@ -22,10 +23,10 @@ function month(): Reading[] {
 describe('report collection on typed arrays', () => {
   it('prints the same table rows and summary from a series as from reading objects', () => {
     const readings = month();
-    const times = tableTimes({ from, to: new Date(from.getTime() + (31 * 24 * 60 - 10) * MIN) }, { kind: 'every', minutes: 10 });
+    const times = Float64Array.from(tableTimes({ from, to: new Date(from.getTime() + (31 * 24 * 60 - 10) * MIN) }, { kind: 'every', minutes: 10 }), (at) => at.getTime());
     const series = seriesOf(readings);
     expect(tableRows(times, series, settings)).toEqual(tableRows(times, readings, settings));
-    const rows = tableRows(times, series, settings);
+    const rows = rowsOf(tableRows(times, series, settings));
     expect(rows.find((row) => row.at.getTime() === from.getTime() + 30000 * MIN)?.kind).toBe('error');
     expect(rows.find((row) => row.at.getTime() === from.getTime() + 20000 * MIN)?.kind).toBe('missing');
     expect(rows.find((row) => row.at.getTime() === fromJapan(2026, 10, 2, 3, 10).getTime())?.kind).toBe('defrost');
@@ -42,7 +43,8 @@ describe('report collection on typed arrays', () => {
   it('thins a month of minutes to at most first, min, max and last per part, keeping the extremes and the breaks', () => {
     const series = seriesOf(month());
     const to = from.getTime() + 31 * 24 * 60 * MIN;
-    const points = chartPoints(series, from.getTime(), to, 500);
+    const thin = chartPoints(series, from.getTime(), to, 500);
+    const points = Array.from(thin.at, (at, i) => ({ at: new Date(at), temperature: Number.isNaN(thin.temperature[i]) ? null : thin.temperature[i] }));
     expect(points.length).toBeLessThanOrEqual(500 * 4 + 10);
     expect(points.some((p) => p.temperature === 25)).toBe(true);
     expect(points.some((p) => p.temperature === -7)).toBe(true);
@@ -50,6 +52,6 @@ describe('report collection on typed arrays', () => {
     expect(points.filter((p) => p.temperature === null).map((p) => (p.at.getTime() - from.getTime()) / MIN)).toEqual([20000, 30000]);
     for (let i = 1; i < points.length; i++) expect(points[i].at.getTime()).toBeGreaterThanOrEqual(points[i - 1].at.getTime());
     // A short series is kept whole.
-    expect(chartPoints(seriesOf(month().slice(0, 100)), from.getTime(), to, 500)).toHaveLength(100);
+    expect(chartPoints(seriesOf(month().slice(0, 100)), from.getTime(), to, 500).length).toBe(100);
   });
 });

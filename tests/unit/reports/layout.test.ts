@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromJapan } from '~/domain/japan-time';
 import { chartGeometry, decimate, lineWords, niceStep, pageHeaderText, rowTime, rowValue, settingsText, tableBlocks, wrapLine } from '~/reports/layout';
+import { oneRow, pointsOf } from '../../support/report-sample';
 
 const day = (h: number, m = 0) => fromJapan(2026, 11, 1, h, m);
 const period = { from: day(0), to: day(23, 50) };
@@ -25,11 +26,11 @@ describe('report page texts', () => {
   });
 
   it('prints rows with one decimal, -- for missing, ERROR and DEF', () => {
-    expect({ time: rowTime(day(1, 10)), value: rowValue({ at: day(1, 10), kind: 'value', temperature: -18.25 }) }).toEqual({ time: '11/01 01:10', value: '-18.3' });
-    expect(rowValue({ at: day(1), kind: 'value', temperature: 4 })).toBe('4.0');
-    expect(rowValue({ at: day(1), kind: 'missing' })).toBe('--');
-    expect(rowValue({ at: day(1), kind: 'error' })).toBe('ERROR');
-    expect(rowValue({ at: day(1), kind: 'defrost', temperature: 3 })).toBe('DEF');
+    expect({ time: rowTime(day(1, 10)), value: rowValue(oneRow('value', -18.25), 0) }).toEqual({ time: '11/01 01:10', value: '-18.3' });
+    expect(rowValue(oneRow('value', 4), 0)).toBe('4.0');
+    expect(rowValue(oneRow('missing'), 0)).toBe('--');
+    expect(rowValue(oneRow('error'), 0)).toBe('ERROR');
+    expect(rowValue(oneRow('defrost', 3), 0)).toBe('DEF');
   });
 
   it('clips a settings period to the report period', () => {
@@ -62,7 +63,7 @@ describe('chart geometry', () => {
     ];
     const g = chartGeometry(
       {
-        points,
+        points: pointsOf(points),
         settings: [
           { from: day(0), to: day(12), lowerLimit: 0, upperLimit: 8, defrost: [] },
           { from: day(12), to: null, lowerLimit: 1, upperLimit: 10, defrost: [] },
@@ -93,16 +94,16 @@ describe('chart geometry', () => {
   });
 
   it('says when there is nothing to draw', () => {
-    const g = chartGeometry({ points: [], settings: [], defrostWindows: [], stopWindows: [] }, period, box);
+    const g = chartGeometry({ points: pointsOf([]), settings: [], defrostWindows: [], stopWindows: [] }, period, box);
     expect(g.empty).toBe(true);
     expect(g.line).toEqual([]);
   });
 
   it('keeps the extremes when it thins a long series', () => {
-    const points = Array.from({ length: 44_640 }, (_, i) => ({ at: new Date(day(0).getTime() + i * 60_000), temperature: i === 20_000 ? 30 : i === 30_000 ? -30 : Math.sin(i / 100) }));
-    const thin = decimate(points, points[0].at.getTime(), points[points.length - 1].at.getTime(), 500);
+    const points = pointsOf(Array.from({ length: 44_640 }, (_, i) => ({ at: new Date(day(0).getTime() + i * 60_000), temperature: i === 20_000 ? 30 : i === 30_000 ? -30 : Math.sin(i / 100) })));
+    const thin = decimate(points, points.at[0], points.at[points.length - 1], 500);
     expect(thin.length).toBeLessThanOrEqual(2_004);
-    const values = thin.map((p) => p.v as number);
+    const values = [...thin.temperature];
     expect(Math.max(...values)).toBe(30);
     expect(Math.min(...values)).toBe(-30);
   });
