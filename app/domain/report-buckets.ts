@@ -1,12 +1,12 @@
 import type { ReportSettingsPeriod, ReportWindow } from './report-document';
-import { inForceAt, NO_SUMMARY_PARTS, type ReadingSeries, type SummaryParts, type TimedSettings, timedSettings } from './report-rows';
+import { NO_SUMMARY_PARTS, type ReadingSeries, type SummaryParts, type TimedSettings, timedSettings } from './report-rows';
 
 // Report collection from the 10-minute buckets (measurement_buckets, docs/decisions/149): a bucket
 // whose aggregates answer everything the report asks is used as it is; the others are read as raw
 // readings. Raw are: buckets cut by the period's ends, with error or empty readings (where the
-// chart's line breaks), cut by a change of settings or by an excluded (defrost, alert-stop) window's
-// edge, holding a table time off its mark, or with a value outside the limits in force outside
-// excluded windows (so the minutes outside are counted reading by reading, as before). Limits,
+// chart's line breaks), holding a table time off its mark, or with a value outside the limits of a
+// settings period in force during them, unless the whole bucket is inside an excluded (defrost,
+// alert-stop) window (so the minutes outside are counted reading by reading, as before). Limits,
 // defrost ranges and alert stops are applied at report time, so windows added after the fact count.
 // No I/O.
 
@@ -55,10 +55,8 @@ export interface BucketPlan {
 
 /**
  * Which buckets to use and which ranges to read raw, for a period [from, until). Without a chart
- * (a CSV) the rules that serve only the chart's line are dropped: a bucket with error or empty
- * readings, or cut by a settings change or a window's edge, is used as long as none of its values
- * is outside the limits of any settings in force during it (or the whole bucket is excluded), since
- * the table reads its mark and the summary's sums do not depend on where the cut falls.
+ * (a CSV) a bucket with error or empty readings is used too: only the chart's line breaks there, the
+ * table reads its mark and the summary's sums leave errors out.
  */
 export function planBuckets(
   buckets: BucketSeries,
@@ -72,19 +70,13 @@ export function planBuckets(
   const raw: [number, number][] = [];
   const offMark = new Set(tableTimes.filter((at) => bucketOf(at) !== at).map(bucketOf));
   const periods = timedSettings(settings);
-  const edges = [...periods.flatMap((p) => [p.from, p.to]), ...excluded.flatMap((w) => [w.from.getTime(), w.to.getTime()])].sort((a, b) => a - b);
   const excludedUntil = excludedUntilOf(excluded);
-  let e = 0;
   for (let i = 0; i < buckets.length; i++) {
     const lo = buckets.bucket[i] - HALF;
     const hi = buckets.bucket[i] + HALF;
-    while (e < edges.length && edges[e] <= lo) e++;
-    const cut = e < edges.length && edges[e] < hi;
-    const answerable = lo >= span.from && hi <= span.until && !offMark.has(buckets.bucket[i]);
-    const usable = options.chart
-      ? answerable && buckets.gaps[i] === 0 && !cut && withinLimits(buckets, i, lo, periods, excludedUntil(lo) > lo)
-      : answerable && (excludedUntil(lo) >= hi || withinEveryLimits(buckets, i, lo, hi, periods));
-    if (usable) {
+    const answerable = lo >= span.from && hi <= span.until && !offMark.has(buckets.bucket[i]) && (!options.chart || buckets.gaps[i] === 0);
+    // A bucket cut by a window's edge or a change of settings counts no minute outside when none of its values is outside any limits in force during it.
+    if (answerable && (excludedUntil(lo) >= hi || withinEveryLimits(buckets, i, lo, hi, periods))) {
       use[i] = 1;
       continue;
     }
@@ -119,20 +111,17 @@ function excludedUntilOf(windows: readonly ReportWindow[]): (at: number) => numb
 
 const outside = (buckets: BucketSeries, i: number, limits: TimedSettings) => (limits.upper !== null && buckets.max[i] > limits.upper) || (limits.lower !== null && buckets.min[i] < limits.lower);
 
-/** No value of the bucket is outside the limits in force, or the whole bucket is excluded (no window edge inside it). */
-function withinLimits(buckets: BucketSeries, i: number, lo: number, periods: readonly TimedSettings[], excludedAtStart: boolean): boolean {
-  if (buckets.count[i] === 0 || excludedAtStart) return true;
-  const inForce = inForceAt(periods, lo);
-  return inForce === null || !outside(buckets, i, inForce);
-}
-
 /** No value of the bucket [lo, hi) is outside the limits of any settings that may be in force during it (inForceAt's rule). */
 function withinEveryLimits(buckets: BucketSeries, i: number, lo: number, hi: number, periods: readonly TimedSettings[]): boolean {
   if (buckets.count[i] === 0 || periods.length === 0) return true;
-  const during = periods.filter((p) => p.from < hi && lo < p.to);
+  let covered = false;
+  for (const period of periods) {
+    if (period.to <= lo || hi <= period.from) continue;
+    if (outside(buckets, i, period)) return false;
+    if (period.from <= lo && hi <= period.to) covered = true;
+  }
   // An instant no period holds falls back to the first.
-  if (!during.some((p) => p.from <= lo && hi <= p.to)) during.push(periods[0]);
-  return !during.some((p) => outside(buckets, i, p));
+  return covered || !outside(buckets, i, periods[0]);
 }
 
 /** The summary's sums over the used buckets (no minute outside by the plan's rule). */

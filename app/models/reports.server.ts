@@ -449,9 +449,8 @@ export async function reportSensors(db: Db, storeId: string, equipmentIds: reado
 }
 
 /**
- * The readings of the sensors in [from, to) as one compact text per sensor (ms instant and
- * temperature, E for an error, N for none), parsed into typed arrays: no row object per reading
- * (docs/decisions/148-report-speed.md).
+ * The readings of the sensors in [from, to) as one compact binary text per sensor, parsed into
+ * typed arrays: no row object per reading (docs/decisions/148-report-speed.md).
  */
 export async function reportReadingSeries(db: Db, storeId: string, equipmentIds: readonly number[], from: Date, to: Date): Promise<Map<number, ReadingSeries>> {
   return reportReadingRanges(db, storeId, equipmentIds.map((equipmentId) => ({ equipmentId, from: from.getTime(), to: to.getTime() })));
@@ -461,34 +460,35 @@ export async function reportReadingSeries(db: Db, storeId: string, equipmentIds:
 export async function reportReadingRanges(db: Db, storeId: string, ranges: readonly { equipmentId: number; from: number; to: number }[]): Promise<Map<number, ReadingSeries>> {
   const out = new Map<number, ReadingSeries>();
   if (ranges.length === 0) return out;
-  const rows = await sql<{ equipmentId: number; n: number; packed: string }>`
-    select m.equipment_id as "equipmentId", count(*)::int as n,
-           string_agg((extract(epoch from m.measured_at) * 1000)::bigint::text || ' ' ||
-                      case when m.error then 'E' when m.temperature is null then 'N' else m.temperature::text end, ',' order by m.measured_at) as packed
+  // One READING_RECORD_BYTES record per reading (readReadingRecord), sent as base64 like the
+  // buckets: the `*send` functions turn no instant or number into text (docs/decisions/202).
+  const rows = await sql<{ equipmentId: number; packed: string }>`
+    select m.equipment_id as "equipmentId",
+           encode(string_agg(timestamptz_send(m.measured_at) || float4send(coalesce(m.temperature, 'NaN'))
+                             || int2send(case when m.error then 1 when m.temperature is null then 2 else 0 end::int2), ''::bytea order by m.measured_at), 'base64') as packed
       from unnest(${ranges.map((r) => r.equipmentId)}::int[], ${ranges.map((r) => new Date(r.from).toISOString())}::timestamptz[], ${ranges.map((r) => new Date(r.to).toISOString())}::timestamptz[]) as r(equipment_id, since, until)
       -- One index range read per range (offset 0 keeps the planner from turning many ranges into a scan of the whole month).
       cross join lateral (select * from measurements x
                            where x.store_id = ${storeId} and x.equipment_id = r.equipment_id and x.measured_at >= r.since and x.measured_at < r.until offset 0) m
      group by m.equipment_id`.execute(db);
   for (const row of rows.rows) {
-    const series: ReadingSeries = { length: row.n, at: new Float64Array(row.n), temperature: new Float64Array(row.n), error: new Uint8Array(row.n) };
-    const text = row.packed;
-    let pos = 0;
-    for (let i = 0; i < row.n; i++) {
-      const space = text.indexOf(' ', pos);
-      let comma = text.indexOf(',', space);
-      if (comma < 0) comma = text.length;
-      series.at[i] = Number(text.slice(pos, space));
-      const value = text.slice(space + 1, comma);
-      if (value === 'E') {
-        series.error[i] = 1;
-        series.temperature[i] = NaN;
-      } else series.temperature[i] = value === 'N' ? NaN : Number(value);
-      pos = comma + 1;
-    }
+    const packed = Buffer.from(row.packed, 'base64');
+    const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+    const n = packed.byteLength / READING_RECORD_BYTES;
+    const series: ReadingSeries = { length: n, at: new Float64Array(n), temperature: new Float64Array(n), error: new Uint8Array(n) };
+    for (let i = 0; i < n; i++) readReadingRecord(view, i * READING_RECORD_BYTES, series, i);
     out.set(row.equipmentId, series);
   }
   return out;
+}
+
+/** A reading's record: its instant, its temperature (NaN when none), and 1 for an error, 2 for an empty reading. */
+const READING_RECORD_BYTES = 14;
+
+function readReadingRecord(view: DataView, at: number, series: ReadingSeries, i: number): void {
+  series.at[i] = instantAt(view, at);
+  series.error[i] = view.getInt16(at + 12) === 1 ? 1 : 0;
+  series.temperature[i] = series.error[i] === 1 ? NaN : realAt(view, at + 8);
 }
 
 /**

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fromJapan } from '~/domain/japan-time';
 import { ROW_KIND } from '~/domain/report-document';
 import { planBuckets } from '~/domain/report-buckets';
-import { recordsInTimeOrder, reportBuckets } from '~/models/reports.server';
+import { recordsInTimeOrder, reportBuckets, reportReadingRanges } from '~/models/reports.server';
 import { collectReport, type ReportSource } from '~/reports/collect.server';
 import { renderReportCsv } from '~/reports/csv.server';
 import { bucketAggregate } from '../../migrations/2026-11-24-90-report-buckets';
@@ -119,6 +119,16 @@ describe('month reports from the 10-minute buckets', () => {
       [123456.7, 123456.7, NaN, 1],
       [NaN, NaN, NaN, 0],
     ]);
+    // The raw readings a bucket cannot answer come the same way (binary records, docs/decisions/202).
+    const series = (await reportReadingRanges(db, 'S001', [{ equipmentId: fridge, from: at(35).getTime(), to: at(65).getTime() }])).get(fridge)!;
+    const { rows: readings } = await sql<{ at: string; temperature: string | null; error: boolean }>`
+      select (extract(epoch from measured_at) * 1000)::bigint::text as at, temperature::text, error
+        from measurements where equipment_id = ${fridge} and measured_at >= ${at(35)} and measured_at < ${at(65)} order by measured_at`.execute(db);
+    expect(readings.length).toBe(5);
+    expect(Array.from({ length: series.length }, (_, i) => [series.at[i], series.temperature[i], series.error[i]])).toEqual(
+      readings.map((row) => [Number(row.at), row.error || row.temperature === null ? NaN : Number(row.temperature), row.error ? 1 : 0]),
+    );
+    expect([...series.temperature.slice(0, 4)]).toContain(-18.25);
   });
 
   it('reads the records in time order whatever order the database sent them in (docs/decisions/201)', () => {
