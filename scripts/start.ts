@@ -12,6 +12,7 @@ import { migrateToLatest } from '../app/db/migrate.server';
 import { ensureMeasurementPartitions } from '../app/models/measurement-partitions.server';
 import { DEMO_DEFAULT_PASSWORD, demoChainWanted } from '../app/domain/demo';
 import { getEnv } from '../app/env.server';
+import { WORKER_NODE_FLAGS } from '../app/jobs/worker-flags';
 import { isDatabaseEmpty, seedDemoChain } from '../app/demo/seed.server';
 import { demoSeededAt } from '../app/demo/simulator.server';
 import { logger } from '../app/services/logger.server';
@@ -69,8 +70,8 @@ async function main() {
     : spawn(process.execPath, ['--import', 'tsx', 'scripts/server.ts'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   // Two worker lanes: report rendering never holds up alert mails (app/jobs/worker.server.ts);
   // WORKER_CONCURRENCY processes each, which share the work through the database (decision 184).
-  const lanes = ['alerts', 'reports'].flatMap((lane) => Array.from({ length: getEnv().WORKER_CONCURRENCY }, () => lane));
-  const workers = lanes.map((lane) => spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts', lane], { stdio: 'inherit' }));
+  const lanes = (['alerts', 'reports'] as const).flatMap((lane) => Array.from({ length: getEnv().WORKER_CONCURRENCY }, () => lane));
+  const workers = lanes.map((lane) => spawn(process.execPath, [...WORKER_NODE_FLAGS[lane], '--import', 'tsx', 'scripts/worker.ts', lane], { stdio: 'inherit' }));
   for (const child of [web, ...workers]) {
     children.push(child);
     child.once('exit', (code) => {

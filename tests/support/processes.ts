@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { WORKER_NODE_FLAGS } from '../../app/jobs/worker-flags';
 
 /** The worker process (scripts/worker.ts) of a lane (all jobs by default) against the given database and SMTP server. */
 export function startWorker(env: Record<string, string>, lane: 'all' | 'alerts' | 'reports' = 'all'): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts'), lane], {
+  return spawn(process.execPath, [...WORKER_NODE_FLAGS[lane], '--import', 'tsx', path.resolve('scripts/worker.ts'), lane], {
     env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
