@@ -26,15 +26,14 @@ export interface ReportSettingsPeriod {
 
 /** How a data table row prints (ReportTable.kind): its reading, `--` (missing), ERROR, DEF (inside a defrost range). */
 export const ROW_KIND = { value: 0, missing: 1, error: 2, defrost: 3 } as const;
-export type RowKind = (typeof ROW_KIND)[keyof typeof ROW_KIND];
 
 /**
  * One sensor's data table at the chosen interval, as columns: row i is at `at[i]` (ms; every
- * sensor of a report shares the one array), prints as `kind[i]`, and holds `temperature[i]`, the
- * reading at that time rounded the way the graph rounds (domain/format.ts roundTenth), NaN when it
- * has none (missing, an error, a defrost row without a reading). Columns rather than an object per
- * row: a month at 10 minutes is 89,280 rows for 20 sensors, alive through the whole render
- * (docs/decisions/202).
+ * sensor of a report shares the one array), prints as `kind[i]` (a ROW_KIND), and holds
+ * `temperature[i]`, the reading at that time rounded the way the graph rounds (domain/format.ts
+ * roundTenth), NaN when it has none (missing, an error, a defrost row without a reading). Columns
+ * rather than an object per row: a month at 10 minutes is 89,280 rows for 20 sensors, alive
+ * through the whole render (docs/decisions/202).
  */
 export interface ReportTable {
   length: number;
