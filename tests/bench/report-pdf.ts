@@ -14,8 +14,8 @@ function percentile(values: number[], p: number): number {
 }
 
 const doc = sampleReportDocument({ sensors: 20, days: 31, year: 2026, month: 10, intervalMinutes: 10, pointMinutes: 1 });
-// The chart points as collection hands them over (first/min/max/last per 1/1000 of the period),
-// when this revision has that step (docs/decisions/148-report-speed.md).
+// The chart points as collection hands them over (first/min/max/last per 1/1000 of the period,
+// docs/decisions/148-report-speed.md).
 for (const s of doc.sensors) s.points = chartPoints({ ...s.points, error: new Uint8Array(s.points.length) }, doc.period.from.getTime(), doc.period.to.getTime());
 const rows = doc.sensors.reduce((sum, s) => sum + s.table.length, 0);
 const points = doc.sensors.reduce((sum, s) => sum + s.points.length, 0);
