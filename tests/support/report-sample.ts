@@ -3,6 +3,7 @@
 // windows, comments and a summary. Deterministic (no Math.random).
 import { fromJapan } from '../../app/domain/japan-time';
 import { roundTenth } from '../../app/domain/format';
+import { seriesOf } from '../../app/domain/report-rows';
 import { type ReportDocument, type ReportPoints, type ReportSensor, type ReportTable, type ReportWindow, ROW_KIND } from '../../app/domain/report-document';
 
 export interface SampleOptions {
@@ -124,7 +125,7 @@ export function sampleReportDocument(options: SampleOptions = {}): ReportDocumen
 
 /** Chart points from readings written as objects (null breaks the line), as collection hands them over. */
 export function pointsOf(points: readonly { at: Date; temperature: number | null }[]): ReportPoints {
-  return { length: points.length, at: Float64Array.from(points, (p) => p.at.getTime()), temperature: Float64Array.from(points, (p) => p.temperature ?? NaN) };
+  return seriesOf(points.map((point) => ({ ...point, error: false })));
 }
 
 /** A data table's rows as objects, to read in a test. */
