@@ -46,18 +46,17 @@ function npmStart({ webPort, pgPort }: Ports, extra: Record<string, string> = {}
   // Its own process group, as a terminal would start it.
   const start = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
   // Its log (warnings and errors at this level), to name a child it had to kill.
-  let log = '';
-  start.stdout!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  logs.set(start, () => log);
+  logs.set(start, '');
+  start.stdout!.setEncoding('utf8').on('data', (chunk: string) => logs.set(start, logs.get(start) + chunk));
   started.push(start);
   return start;
 }
 
-const logs = new Map<ChildProcess, () => string>();
+const logs = new Map<ChildProcess, string>();
 
 /** The children npm start killed because they had not stopped 10 s after it told them (its warning). */
 const forceKilled = (start: ChildProcess) =>
-  logs.get(start)!().split('\n').filter((line) => line.includes('did not stop within'));
+  logs.get(start)!.split('\n').filter((line) => line.includes('did not stop within'));
 
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {
