@@ -30,6 +30,12 @@ const DOMAIN_LEAVES = { regex: '^\\.\\./(?!(\\.\\./)*gateway/protocol$)', messag
 /** The same one folder deeper (app/domain/api/, app/domain/texts/): `../` is still app/domain. */
 const DOMAIN_LEAVES_BELOW = { regex: '^\\.\\./\\.\\./(?!(\\.\\./)*gateway/protocol$)', message: DOMAIN_LEAVES.message };
 const APP = { regex: '^~/|(^|/)app/', message: 'gateway/ is deployed on its own: it does not import app/.' };
+/** The CLI talks to the server over /on-reco: it shares the API registry and the coded concepts, nothing of the server. */
+const CLI_APP = { regex: '^~/|(^|/)app/(?!domain/)', message: 'cli/ imports only app/domain (the API registry and the coded concepts): it reaches the server over the API.' };
+const CLI_GATEWAY = { regex: '(^|/)gateway/', message: 'cli/ does not import the gateway daemon.' };
+/** The web's pages and jobs of the worker: neither a job nor a report renderer imports them. */
+const WEB = { regex: '(^~/|/)(routes|components)/', message: 'Routes and components are the web layer: jobs and reports do not import them.' };
+const JOBS = { regex: '(^~/|/)jobs/', message: 'app/jobs schedules the work: a report renderer does not import it (the job calls the renderer).' };
 
 const restrict = (patterns) => ({ [rule]: ['error', { patterns }] });
 
@@ -38,6 +44,8 @@ const ROUTE_RULES = [GATEWAY_BUT_PROTOCOL, DATABASE];
 const MODEL_RULES = [GATEWAY_BUT_PROTOCOL, SERVICES, HTTP, REMIX];
 const SERVICE_RULES = [GATEWAY_BUT_PROTOCOL, HTTP, REMIX];
 const COMPONENT_RULES = [GATEWAY_BUT_PROTOCOL, SERVER_MODULES];
+const JOB_RULES = [GATEWAY_BUT_PROTOCOL, HTTP, REMIX, WEB];
+const REPORT_RULES = [GATEWAY_BUT_PROTOCOL, HTTP, REMIX, WEB, JOBS];
 
 const boundaries = [
   { files: ['app/**/*.{ts,tsx}'], rules: restrict(APP_RULES) },
@@ -47,10 +55,40 @@ const boundaries = [
   { files: ['app/domain/*.{ts,tsx}'], rules: restrict([DOMAIN_ONLY, DOMAIN_LEAVES]) },
   { files: ['app/domain/*/**/*.{ts,tsx}'], rules: restrict([DOMAIN_ONLY, DOMAIN_LEAVES_BELOW]) },
   { files: ['app/components/**/*.{ts,tsx}'], rules: restrict(COMPONENT_RULES) },
+  { files: ['app/jobs/**/*.{ts,tsx}'], rules: restrict(JOB_RULES) },
+  { files: ['app/reports/**/*.{ts,tsx}'], rules: restrict(REPORT_RULES) },
   { files: ['gateway/**/*.ts'], rules: restrict([APP]) },
+  { files: ['cli/**/*.ts'], rules: restrict([CLI_APP, CLI_GATEWAY]) },
   // The demo's simulated gateways run the daemon's own client, backoff and state (not the product path).
   { files: ['app/demo/**/*.{ts,tsx}'], rules: restrict([]) },
 ];
+
+// ---- coded concepts (docs/architecture.md, "Coded concepts") -----------------------------------
+// A coded field is compared with its owner's constants or predicates (app/domain/store-status.ts,
+// working-state.ts, alert-filter.ts, sensor-status.ts, roles.ts, report-form.ts), never with a
+// number literal: two surfaces that each knew "3 is alarm" drifted apart (issue 31).
+const CODED_FIELD = '/^(store_status|storeStatus|working_state|workingState|alert_filter|alertFilter|authority|report_type|reportType|output_format|outputFormat)$/';
+const EQUALITY = "[operator=/^[=!]==?$/]";
+const NUMBER = "%s.type='Literal'][%s.raw=/^[0-9]/";
+const codedComparison = (field, literal) => `BinaryExpression${EQUALITY}[${field}][${NUMBER.replaceAll('%s', literal)}]`;
+const CODED_MESSAGE = 'Compare a coded field with its owner module\'s constants or predicates (app/domain), not a number literal.';
+const codedConcepts = {
+  files: ['app/**/*.{ts,tsx}', 'cli/**/*.ts', 'scripts/**/*.{ts,tsx}'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      ...[
+        codedComparison(`left.property.name=${CODED_FIELD}`, 'right'),
+        codedComparison(`right.property.name=${CODED_FIELD}`, 'left'),
+        codedComparison(`left.name=${CODED_FIELD}`, 'right'),
+        codedComparison(`right.name=${CODED_FIELD}`, 'left'),
+        // A sensor's alert status (sensor.status), not an HTTP status (response.status).
+        codedComparison("left.object.name=/sensor/i][left.property.name='status'", 'right'),
+        `SwitchStatement[discriminant.property.name=${CODED_FIELD}] > SwitchCase > Literal.test`,
+      ].map((selector) => ({ selector, message: CODED_MESSAGE })),
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['build/', 'public/build/', '.cache/', '.data/', 'node_modules/', 'tmp/', 'test-results/'] },
@@ -68,4 +106,5 @@ export default tseslint.config(
   },
   { files: ['**/*.js'], languageOptions: { globals: globals.node } },
   ...boundaries,
+  codedConcepts,
 );

@@ -1,21 +1,13 @@
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { E2E_SCALE, E2E_SYSTEM, UNIT_CRASH } from './tests/support/projects';
 
 const alias = { '~': path.resolve(__dirname, 'app') };
 
-// The browser and process tests run as three projects side by side (npm test), each with its own
-// database and console server: the console's screens in one; in another the tests that start
-// processes of their own (npm start, the worker, the gateway, the CLI, mail) and the
-// accessibility audit that walks every page; in the third the crash, multi-process and scale runs.
-// A new file joins the screens unless it is named here.
-const E2E_SYSTEM = [
-  'accessibility', 'alert-mail', 'api-docs', 'cli', 'cli-import', 'foundation', 'gateway-console', 'gateway-health-mail', 'live-outage',
-  'live-updates', 'npm-start', 'report-worker',
-].map((name) => `tests/e2e/${name}.test.ts`);
-// The long runs of whole processes under load (crashes, several processes, the chain rig): a
-// third project beside the other two, so that their waits overlap the screens' work.
-const E2E_SCALE = ['chain-rig', 'ingest-crash', 'ingest-kills', 'multi-process'].map((name) => `tests/e2e/${name}.test.ts`);
-
+// The browser and process tests run as three projects, each with its own database and console
+// server: the console's screens (e2e-console); the tests that start processes of their own or walk
+// every page (e2e-system); the crash, multi-process and scale runs (e2e-scale, in
+// `npm run test:system` only). tests/support/projects.ts names the files of each.
 function e2eProject(name: string, files: { include: string[]; exclude?: string[] }) {
   return {
     resolve: { alias },
@@ -40,9 +32,13 @@ function e2eProject(name: string, files: { include: string[]; exclude?: string[]
 export default defineConfig({
   resolve: { alias },
   test: {
+    // npm run test:watch (scripts/test-watch.ts): the browser tests import little of app/, so a
+    // change there reruns the watched file, against a console rebuilt when its sources changed.
+    forceRerunTriggers: process.env.ONRECO_TEST_WATCH ? [...configDefaults.forceRerunTriggers, `${alias['~']}/**`] : configDefaults.forceRerunTriggers,
     projects: [
       // Generous: the unit project runs beside the type-check and the lint on 2 cores (npm test).
-      { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], testTimeout: 20_000 } },
+      { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], exclude: UNIT_CRASH, testTimeout: 20_000 } },
+      { resolve: { alias }, test: { name: 'unit-crash', include: UNIT_CRASH, testTimeout: 60_000 } },
       {
         resolve: { alias },
         test: {

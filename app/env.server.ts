@@ -1,9 +1,41 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { PASSWORD_MESSAGES, PASSWORD_RULE } from './domain/auth-schemas';
 import { BUCKETS_RETENTION_MONTHS, READINGS_RETENTION_MONTHS } from './domain/retention';
 
 // Environment variables, parsed once at start by one schema.
 const flag = z.enum(['0', '1']).transform((value) => value === '1');
+
+/**
+ * Express's `trust proxy`: which proxies' X-Forwarded-For to believe, so that the limits and the
+ * request log see the client's address, not the proxy's. Unset or `false`: none (the socket's
+ * address). A hop count (`1`: the nearest proxy), or addresses and subnets, comma-separated, with
+ * Express's names `loopback`, `linklocal`, `uniquelocal`. `true` trusts any sender and is refused:
+ * a client could then choose its own address and escape every limit.
+ */
+export type TrustProxy = false | number | string[];
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyAddress = (item: string) => {
+  if (PROXY_NAMES.has(item)) return true;
+  const [address, prefix, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+};
+const TrustProxySchema = z
+  .string()
+  .trim()
+  .transform((value, context): TrustProxy => {
+    if (value === '' || value === 'false' || value === '0') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    const items = value.split(',').map((item) => item.trim());
+    const bad = items.find((item) => !isProxyAddress(item));
+    if (bad !== undefined) {
+      context.addIssue({ code: 'custom', message: `not a hop count, an address, a subnet or loopback/linklocal/uniquelocal: ${bad || '(empty)'}` });
+      return z.NEVER;
+    }
+    return items;
+  });
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -28,6 +60,15 @@ const EnvSchema = z.object({
   // Web processes under `npm start` (one port), and worker processes per lane (app/jobs/worker.server.ts).
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  // /readyz fails when a worker lane has not beaten for this long (app/services/readiness.server.ts).
+  ONRECO_WORKER_STALE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+  TRUST_PROXY: TrustProxySchema.default('false'),
+  // Bearer token for GET /metrics; unset: only scrapers on this host, not through a proxy.
+  ONRECO_METRICS_TOKEN: z.string().min(16).optional(),
+  // The readings' group commit (docs/decisions/220): the window a post waits for others, the readings that end it early, the writers side by side.
+  ONRECO_INGEST_WINDOW_MS: z.coerce.number().int().min(0).max(1000).default(50),
+  ONRECO_INGEST_BATCH_READINGS: z.coerce.number().int().min(1).max(100_000).default(2000),
+  ONRECO_INGEST_WRITERS: z.coerce.number().int().min(1).max(16).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
   // The graphs read the buckets: readings kept longer than their buckets would not be drawn.

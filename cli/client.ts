@@ -133,11 +133,26 @@ export class ApiClient {
   }
 }
 
-/** The file name of a Content-Disposition header (filename* in UTF-8 first). */
+/**
+ * The file name of a Content-Disposition header (filename* in UTF-8 first), reduced to a plain
+ * name in the current folder: the server's name is never trusted with a path (`../`, `/etc/`,
+ * `C:\`), control characters or a name of `.`/`..`; such a name is null (the caller's default).
+ */
 export function fileNameOf(header: string | null): string | null {
   if (!header) return null;
   const extended = /filename\*=UTF-8''([^;]+)/i.exec(header);
-  if (extended) return decodeURIComponent(extended[1]);
   const plain = /filename="?([^";]+)"?/i.exec(header);
-  return plain ? plain[1] : null;
+  const raw = extended ? safeDecode(extended[1]) : plain ? plain[1] : null;
+  if (raw === null) return null;
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused here
+  const name = (raw.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').replace(/^[A-Za-z]:/, '').trim();
+  return name === '' || name === '.' || name === '..' ? null : name;
+}
+
+function safeDecode(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }

@@ -9,8 +9,8 @@ export interface CliContext {
   /** Bytes as they are (a report file written to stdout with `--out -`). */
   stdoutBytes: (data: Uint8Array) => void;
   stderr: (text: string) => void;
-  /** The whole of standard input (`--password-stdin`, `--file -`). */
-  readStdin: () => Promise<string>;
+  /** The whole of standard input as bytes (`--password-stdin`, `--file -`): a CSV may be Shift_JIS (decision 246). */
+  readStdin: () => Promise<Uint8Array>;
   /** Asks a question on the terminal; `hidden` does not echo what is typed (passwords). */
   prompt: (question: string, options?: { hidden?: boolean }) => Promise<string>;
   env: Readonly<Record<string, string | undefined>>;
@@ -37,7 +37,7 @@ export function processContext(): CliContext {
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+      return Buffer.concat(chunks);
     },
     prompt: (question, options) => askOnTerminal(question, options?.hidden ?? false),
     env: process.env,

@@ -29,6 +29,24 @@ export interface ImportLines {
   stores: { line: number; sensors: number[] }[];
 }
 
+/**
+ * A CSV file's bytes as text (decision 246): UTF-8 (a BOM allowed) when they are valid UTF-8,
+ * else Shift_JIS as Windows writes it (CP932, which WHATWG's shift_jis decoder is: ①, ㈱ and the
+ * NEC/IBM kanji included), which is what Excel saves in Japan. Bytes that are neither are
+ * refused naming both, rather than read with replacement characters into store names.
+ */
+export function decodeCsv(bytes: Uint8Array, file: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    try {
+      return new TextDecoder('shift_jis', { fatal: true }).decode(bytes);
+    } catch {
+      throw new CliError(`${file} is neither UTF-8 nor Shift_JIS (CP932) text: save it from Excel as "CSV UTF-8" or "CSV (comma delimited)"`);
+    }
+  }
+}
+
 /** The rows of a CSV text (UTF-8, a BOM allowed), cells trimmed; blank rows are skipped but counted. */
 export async function readCsv(text: string, file: string, allowed: readonly string[], required: readonly string[]): Promise<Row[]> {
   const { parseString } = await import('@fast-csv/parse');

@@ -2,6 +2,7 @@
 // gateway/cli.ts does). Everything but `db` goes through the /on-reco API, so the server's access
 // rules apply to the CLI exactly as to the console.
 import { Command, CommanderError } from 'commander';
+import { version } from '../package.json';
 import { alertStopsCommand } from './commands/alert-stops';
 import { alertsCommand } from './commands/alerts';
 import { completionCommand } from './commands/completion';
@@ -30,6 +31,7 @@ function wire(command: Command, ctx: CliContext): Command {
 export function buildProgram(ctx: CliContext): Command {
   const program: Command = new Command('onreco')
     .description('On-Reco from the command line: stores, sensors, gateways, alerts, reports and users of your chain, through the console\'s API')
+    .version(version, '-V, --version', 'the version of this onreco')
     .addHelpText('after', '\nSign in first: onreco login --server https://console.example.jp\nONRECO_SERVER and ONRECO_TOKEN override the saved session.\n');
   for (const group of GROUPS) program.addCommand(group(ctx));
   program.addCommand(completionCommand(ctx, () => program));

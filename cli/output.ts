@@ -42,8 +42,40 @@ export function stampText(stamp: string | null | undefined): string | null {
   return `${stamp.slice(0, 4)}/${stamp.slice(4, 6)}/${stamp.slice(6, 8)} ${stamp.slice(8, 10)}:${stamp.slice(10, 12)}`;
 }
 
+// The API's Japan-time stamps (YYYYMMDDHHmmss, optionally with milliseconds).
+const STAMP = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{3})?$/;
+
+/** A YYYYMMDDHHmmss[SSS] Japan-time stamp as ISO 8601 with its +09:00 offset; null when it is not a valid stamp. */
+export function stampIso(stamp: string): string | null {
+  const match = STAMP.exec(stamp);
+  if (!match) return null;
+  const [, year, month, day, hour, minute, second, millis] = match;
+  const iso = `${year}-${month}-${day}T${hour}:${minute}:${second}${millis ? `.${millis}` : ''}+09:00`;
+  // A 14-digit string that is not a calendar time (an id, a serial) keeps no ISO twin.
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime()) || Number(month) > 12 || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return null;
+  const check = new Date(date.getTime() + 9 * 3600_000);
+  return check.getUTCDate() === Number(day) ? iso : null;
+}
+
+/**
+ * The API's JSON with an ISO 8601 twin beside every stamp: `"created_at": "20261128093000"` gains
+ * `"created_at_iso": "2026-11-28T09:30:00+09:00"`, so scripts need not parse the API's format.
+ */
+export function withIsoStamps(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withIsoStamps);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = withIsoStamps(item);
+    const iso = typeof item === 'string' ? stampIso(item) : null;
+    if (iso && !(`${key}_iso` in value)) out[`${key}_iso`] = iso;
+  }
+  return out;
+}
+
 export function printJson(ctx: CliContext, value: unknown): void {
-  ctx.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  ctx.stdout(`${JSON.stringify(withIsoStamps(value), null, 2)}\n`);
 }
 
 /** Prints the JSON with --json, else the text. */

@@ -43,21 +43,43 @@ interface RawResponse {
 }
 
 /**
+ * How long an idle connection to the server is kept for the next upload. Node's global agent
+ * keeps one 5 s only, so at a 60 s cadence every upload opened a new connection (a TLS handshake
+ * over LTE, more bytes than the readings). Above the cadence (60 s by default) with a margin, and
+ * below the server's keep-alive (75 s, docs/decisions/266) so that the server never closes a
+ * connection the gateway is about to use; a shorter `Keep-Alive: timeout=` hint from the server
+ * (or a proxy) still wins (Node's agent honours it, minus 1 s).
+ */
+export const KEEP_ALIVE_IDLE_MS = 70_000;
+// keepAliveMsecs is the idle time before TCP keep-alive probes start, one per that much idle time
+// while answered: Node's default 1 s would send ~60 probe/ACK pairs in every minute between
+// uploads (≈ 6 KB of packets over LTE; tests/bench/gateway-wire.ts saw 20 pairs in a 20 s gap). Past the idle hold no probe is ever sent; carrier NATs
+// keep an established TCP mapping for hours (RFC 5382: at least 2 h 4 min).
+const AGENT_OPTIONS = { keepAlive: true, keepAliveMsecs: 2 * KEEP_ALIVE_IDLE_MS, maxSockets: 2, timeout: KEEP_ALIVE_IDLE_MS };
+const AGENTS = { http: new http.Agent(AGENT_OPTIONS), https: new https.Agent(AGENT_OPTIONS) };
+
+/**
  * One HTTP exchange with node:http(s): lighter than fetch (undici costs ~10 MB of RSS on a
  * 64 MB budget) and keeps the connection alive between batches (fewer TLS handshakes over LTE).
  */
-function exchange(url: string, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal): Promise<RawResponse> {
+function exchange(url: string, method: string, headers: Record<string, string>, body: Uint8Array | undefined, signal: AbortSignal, retried = false): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const transport = target.protocol === 'https:' ? https : http;
     if (body) headers['content-length'] = String(body.byteLength);
-    const req = transport.request(target, { method, headers, signal }, (res) => {
+    const agent = target.protocol === 'https:' ? AGENTS.https : AGENTS.http;
+    const req = transport.request(target, { method, headers, signal, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive connection the server closed as this request went out (a web process
+      // stopping, its idle timeout): nothing was read, so it goes again once on a new connection.
+      if (req.reusedSocket && error.code === 'ECONNRESET' && !retried && !signal.aborted) resolve(exchange(url, method, headers, body, signal, true));
+      else reject(error);
+    });
     req.end(body);
   });
 }
@@ -127,7 +149,9 @@ export class ApiClient {
     route: string,
     { json, gzip }: { json?: unknown; gzip?: boolean },
   ): Promise<ApiResult<RawResponse>> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    // No Accept: every answer of the gateway API is JSON, and each header is paid on every upload
+    // over LTE (tests/bench/gateway-wire.ts).
+    const headers: Record<string, string> = {};
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     let body: Uint8Array | undefined;
     if (json !== undefined) {
@@ -135,7 +159,7 @@ export class ApiClient {
       const text = JSON.stringify(json);
       if (gzip) {
         headers['content-encoding'] = 'gzip';
-        body = gzipSync(text);
+        body = gzipSync(text, { level: 9 }); // a few KB: the best level costs nothing and saves bytes on air
       } else {
         body = Buffer.from(text);
       }

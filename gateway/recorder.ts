@@ -3,7 +3,7 @@
 // Devices that are not the store's sensors are only counted (`scan` shows them).
 import { IntervalAggregator, type Closed, type Sample } from './aggregator';
 import type { ReadingBuffer } from './buffer';
-import { CounterGuard, explainAdvertisement, type DecodedAdvertisement } from './decoders/index';
+import { CounterGuard, judgeSensorAdvertisement, type DecodedAdvertisement } from './decoders/index';
 import type { Logger } from './log';
 import { DEFAULT_SAMPLING_INTERVAL_SECONDS } from './protocol';
 import type { HeardAdvertisement } from './sources/types';
@@ -30,6 +30,7 @@ export function notYetHeard(sensor: Pick<StoreSensor, 'serialNo' | 'equipmentId'
     used: 0,
     dropped: { duplicate: 0, downgrade: 0, replay: 0, undecodable: 0 },
     lastProblem: null,
+    lastProblemAt: null,
   };
 }
 
@@ -48,6 +49,8 @@ export interface SensorSeen {
   used: number;
   dropped: { duplicate: number; downgrade: number; replay: number; undecodable: number };
   lastProblem: string | null;
+  /** When lastProblem last happened: `status` shows it only while it is recent. */
+  lastProblemAt: string | null;
 }
 
 export interface RecorderStatus {
@@ -150,19 +153,18 @@ export class Recorder {
       if (this.clockNotSet === 1) this.options.logger.error({ now: new Date(ts).toISOString() }, 'system clock is not set: advertisements are not recorded until it is');
       return;
     }
-    const explained = explainAdvertisement(adv, sensor.key ? { key: sensor.key, registeredSensor: true } : { registeredSensor: true });
-    if (!explained.ok) {
-      seen.dropped.undecodable += 1;
-      seen.lastProblem = explained.reason;
+    const verdict = judgeSensorAdvertisement(adv, sensor, this.guard);
+    if (!verdict.ok) {
+      seen.dropped[verdict.kind] += 1;
+      seen.lastProblem = verdict.reason;
+      seen.lastProblemAt = seen.lastSeen;
       return;
     }
-    const decoded = explained.value;
-    const verdict = this.guard.check(adv.address, decoded);
-    if (!verdict.accept) {
-      seen.dropped[verdict.reason] += 1;
-      if (verdict.reason !== 'duplicate') seen.lastProblem = `${verdict.reason}: ${decoded.format} frame refused`;
+    if (verdict.duplicate) {
+      seen.dropped.duplicate += 1;
       return;
     }
+    const decoded = verdict.value;
     this.updateSeen(seen, decoded);
     if (!this.aggregator) return;
     if (!this.options.live) this.record(this.aggregator.advance(ts, 0));

@@ -6,6 +6,7 @@ import { readJsonFile, writeFileAtomic } from './files';
 import type { Logger } from './log';
 import { notYetHeard, type RecorderStatus, type SensorSeen } from './recorder';
 import { BUFFER_FILE, DataDir, STATUS_FILE } from './state';
+import { DEFAULT_SAMPLING_INTERVAL_SECONDS } from './protocol';
 import { parseMeasuredAt } from './time';
 import type { UploaderStatus } from './uploader';
 import type { HealthReporterStatus } from './health/reporter';
@@ -56,6 +57,11 @@ export class StatusWriter {
     }
   }
 }
+
+/** A sensor heard before is called silent after this long without a frame. */
+const SILENT_MS = 10 * 60_000;
+/** A sensor's problem (refused or undecodable frames) not seen again for this long is no longer shown. */
+export const PROBLEM_GONE_MS = 10 * 60_000;
 
 export type DaemonState = 'running' | 'stale' | 'stopped' | 'never-ran';
 
@@ -112,10 +118,20 @@ export function collectStatus(dataDir: DataDir, maxRows: number, now = Date.now(
   const sensors = configured.map((s) => {
     const seen = seenBySerial.get(s.serialNo);
     const base = seen ?? notYetHeard(s);
-    return { ...base, lastValue: base.temperature };
+    // A problem is shown while it recurs; one that has not come back for PROBLEM_GONE_MS is gone.
+    const current = base.lastProblemAt != null && now - Date.parse(base.lastProblemAt) <= PROBLEM_GONE_MS;
+    return { ...base, lastProblem: current ? base.lastProblem : null, lastValue: base.temperature };
   });
-  if (state === 'running') {
-    const silent = sensors.filter((s) => !s.lastSeen || now - Date.parse(s.lastSeen) > 10 * 60_000);
+  if (state === 'running' && daemon) {
+    // Right after a start nothing has been heard yet: a sensor is called silent only once the
+    // daemon has listened for one sampling interval.
+    const intervalMs = (storeConfig?.config.samplingIntervalSeconds ?? DEFAULT_SAMPLING_INTERVAL_SECONDS) * 1000;
+    const listening = now - Date.parse(daemon.startedAt);
+    const neverHeard = listening >= intervalMs ? sensors.filter((s) => !s.lastSeen) : [];
+    const silent = sensors.filter((s) => s.lastSeen && now - Date.parse(s.lastSeen) > SILENT_MS);
+    if (neverHeard.length > 0) {
+      problems.push(`${neverHeard.length} sensor(s) not heard since the daemon started ${ago(daemon.startedAt, now)}: ${neverHeard.map((s) => s.serialNo).join(', ')}`);
+    }
     if (silent.length > 0) problems.push(`${silent.length} sensor(s) not heard for 10 minutes: ${silent.map((s) => s.serialNo).join(', ')}`);
   }
 

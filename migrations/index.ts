@@ -21,9 +21,14 @@ import * as sensorIdIndex from './2026-11-24-86-sensor-id-index';
 import * as reportBuckets from './2026-11-24-90-report-buckets';
 import * as storesHotContact from './2026-11-24-95-stores-hot-contact';
 import * as reportContentLz4 from './2026-11-24-96-report-content-lz4';
+import * as citusReadyKeys from './2026-11-28-30-citus-ready-keys';
+import * as storeListEntriesByModels from './2026-11-28-31-store-list-entries-by-models';
+import * as escalation from './2026-11-28-50-escalation';
+import * as alertSimulatedTemperature from './2026-11-28-60-alert-simulated-temperature';
 
 // Every migration, in order. A static list (rather than reading the folder at run time) works
 // the same under tsx, vitest and a bundled server. Add new migrations at the end.
+import * as workerHeartbeats from './2026-11-28-10-worker-heartbeats';
 export const migrations: Record<string, Migration> = {
   '2026-11-21-01-initial-schema': initialSchema,
   '2026-11-21-02-temporary-passwords': temporaryPasswords,
@@ -47,4 +52,9 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-90-report-buckets': reportBuckets,
   '2026-11-24-95-stores-hot-contact': storesHotContact,
   '2026-11-24-96-report-content-lz4': reportContentLz4,
+  '2026-11-28-30-citus-ready-keys': citusReadyKeys,
+  '2026-11-28-31-store-list-entries-by-models': storeListEntriesByModels,
+  '2026-11-28-10-worker-heartbeats': workerHeartbeats,
+  '2026-11-28-50-escalation': escalation,
+  '2026-11-28-60-alert-simulated-temperature': alertSimulatedTemperature,
 };

@@ -26,7 +26,7 @@ async function run(): Promise<number> {
       console.error('distribute: the schema does not match app/db/distribution.ts; nothing was changed.');
       return 1;
     case 'done':
-      console.log(`distribute: ${outcome.ran.length} calls run, ${outcome.skipped.length} tables already distributed.`);
+      console.log(`distribute: ${outcome.ran.length} calls run, ${outcome.skipped.length} skipped as done already.`);
       return 0;
   }
 }

@@ -13,7 +13,7 @@ import { BatteryIcon, FurnitureIcon, SignalIcon, StoreStatusIcon, WarningIcon } 
 import * as ui from '~/components/icons/ui';
 import { FURNITURE_KINDS } from '~/domain/furniture-kinds';
 import { BANDS, type BatteryLevel, type ColourBand, type SignalLevel } from '~/domain/levels';
-import { STORE_STATUS_LABELS } from '~/domain/store-list';
+import { STORE_STATUS_LABELS, STORE_STATUSES } from '~/domain/store-status';
 
 type Sized = (className: string) => ReactElement;
 interface Cell {
@@ -27,7 +27,7 @@ const furniture: Cell[] = [
 ];
 
 const states: Cell[] = [
-  ...[0, 1, 2, 3].map((status) => ({ label: `status ${status} ${STORE_STATUS_LABELS[status]}`, icon: (c: string) => <StoreStatusIcon status={status} className={c} /> })),
+  ...STORE_STATUSES.map((status) => ({ label: `status ${status} ${STORE_STATUS_LABELS[status]}`, icon: (c: string) => <StoreStatusIcon status={status} className={c} /> })),
   ...([1, 2] as const).map((severity) => ({ label: `warning ${severity}`, icon: (c: string) => <WarningIcon severity={severity} className={c} /> })),
   ...(['max', 'normal', 'weak', 'none'] as SignalLevel[]).map((level) => ({ label: `signal ${level}`, icon: (c: string) => <SignalIcon level={level} className={c} /> })),
   ...(['full', 'half', 'low', 'empty'] as BatteryLevel[]).map((level) => ({ label: `battery ${level}`, icon: (c: string) => <BatteryIcon level={level} className={c} /> })),

@@ -1,7 +1,9 @@
-// `npm test`: the whole suite, in two rounds that fit a 2-core machine:
+// `npm test`: the inner loop, in two rounds that fit a 2-core machine:
 //   1. the type-check, the lint and the unit project side by side (and the console build the
 //      api and e2e projects share);
-//   2. the api and the three e2e projects side by side (each has its own database).
+//   2. the api, e2e-console and e2e-system projects side by side (each has its own database).
+// `npm run test:system` (this script with --system): the crash, kill, multi-process and scale
+// runs (tests/support/projects.ts), after the console build; .ci/run runs it after npm test.
 // Each step's output is printed whole when it ends, then a table of how long each took. Exits
 // non-zero when any step failed; a failed round stops the run. Arguments go to every vitest run
 // (`npm test -- --reporter=verbose`).
@@ -10,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureConsoleBuild } from '../tests/support/console-build';
+import { INNER_PROJECTS, SYSTEM_PROJECTS } from '../tests/support/projects';
 
 interface Step {
   name: string;
@@ -30,7 +33,9 @@ interface JsonReport {
 }
 
 // With a filter, a project may have no file that matches: that is not a failure.
-const vitestArgs = process.argv.length > 2 ? [...process.argv.slice(2), '--passWithNoTests'] : [];
+const system = process.argv.includes('--system');
+const args = process.argv.slice(2).filter((arg) => arg !== '--system');
+const vitestArgs = args.length > 0 ? [...args, '--passWithNoTests'] : [];
 const reports = mkdtempSync(path.join(tmpdir(), 'onreco-test-'));
 const bin = (name: string) => path.resolve('node_modules/.bin', name);
 
@@ -81,6 +86,8 @@ function testsNamed(report: JsonReport, picked: (status: string, errors: string[
 function headOf(message: string): string {
   // eslint-disable-next-line no-control-regex -- vitest's messages carry colour codes
   const lines = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  // vitest's timeout errors keep the stack of an error made when the test was declared
+  if (lines[0] === 'Error: STACK_TRACE_ERROR') lines[0] = 'timed out (vitest: STACK_TRACE_ERROR)';
   const head = lines.slice(0, 6).filter((line) => !/^\s+at /.test(line));
   return head.map((line) => line.slice(0, 300)).join('\n    ');
 }
@@ -97,7 +104,7 @@ async function consoleBuild(): Promise<Step> {
 }
 
 function summary(steps: Step[], started: number): void {
-  console.log('\n== npm test');
+  console.log(`\n== ${system ? 'npm run test:system' : 'npm test'}`);
   for (const step of steps) {
     const tests = step.tests ? `  ${step.tests.passed} passed, ${step.tests.failed} failed, ${step.tests.skipped} skipped` : '';
     console.log(`${step.ok ? 'ok    ' : 'FAILED'}  ${step.name.padEnd(26)} ${step.seconds.toFixed(1).padStart(6)} s${tests}`);
@@ -116,10 +123,12 @@ function summary(steps: Step[], started: number): void {
 async function main(): Promise<number> {
   const started = performance.now();
   const steps: Step[] = [];
-  const rounds: (() => Promise<Step>)[][] = [
-    [() => command('typecheck', bin('tsc'), ['--noEmit']), () => command('lint', bin('eslint'), ['.']), () => project('unit'), consoleBuild],
-    [() => project('api'), () => project('e2e-console'), () => project('e2e-system'), () => project('e2e-scale')],
-  ];
+  const rounds: (() => Promise<Step>)[][] = system
+    ? [[consoleBuild], SYSTEM_PROJECTS.map((name) => () => project(name))]
+    : [
+        [() => command('typecheck', bin('tsc'), ['--noEmit']), () => command('lint', bin('eslint'), ['.']), () => project('unit'), consoleBuild],
+        INNER_PROJECTS.map((name) => () => project(name)),
+      ];
   for (const round of rounds) {
     steps.push(...(await Promise.all(round.map((run) => run()))));
     if (steps.some((step) => !step.ok)) break;

@@ -11,7 +11,7 @@ if (!isWorkerLane(lane)) {
 }
 const missing = WORKER_NODE_FLAGS[lane].filter((flag) => !process.execArgv.includes(flag));
 if (missing.length > 0) logger.warn({ lane, missing }, 'the worker runs without its lane\'s node flags: start it as `node <flags> --import tsx scripts/worker.ts` (app/jobs/worker-flags.ts)');
-const worker = startWorker(WORKER_LANES[lane]);
+const worker = startWorker(WORKER_LANES[lane], undefined, lane);
 const stop = async () => {
   await worker.stop();
   process.exit(0);

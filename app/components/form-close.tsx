@@ -5,10 +5,11 @@ import { ja } from '~/domain/texts/ja';
 import { Dialog } from './dialog';
 
 /**
- * The close icon every form has (001 §2): it asks before leaving, because edited data is
- * not saved. Without JavaScript it is a plain link to the same place.
+ * The close icon every form has (001 §2): it always asks before leaving, touched or not, as the
+ * specification says every form does (decision 274). Without JavaScript it is a plain link to the
+ * same place.
  */
-export function FormCloseButton({ to, dirty = true }: { to: string; dirty?: boolean }) {
+export function FormCloseButton({ to }: { to: string }) {
   const [asking, setAsking] = useState(false);
   const navigate = useNavigate();
   return (
@@ -18,7 +19,6 @@ export function FormCloseButton({ to, dirty = true }: { to: string; dirty?: bool
         aria-label={ja.buttons.close}
         className="rounded-full p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
         onClick={(event) => {
-          if (!dirty) return;
           event.preventDefault();
           setAsking(true);
         }}

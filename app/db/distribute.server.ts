@@ -30,6 +30,8 @@ export interface SchemaShape {
   distributionColumns: Record<string, { type: string; nullable: boolean }>;
   uniqueKeys: UniqueKey[];
   foreignKeys: ForeignKey[];
+  /** User triggers, by table: Citus distributes no table that has one (decision 225). */
+  triggers: { table: string; name: string }[];
 }
 
 /** The shape of `schema`'s tables, keys and foreign keys. */
@@ -60,11 +62,16 @@ export async function readSchemaShape(db: Db, schema = 'public'): Promise<Schema
     from pg_constraint k join pg_class child on child.oid = k.conrelid join pg_class parent on parent.oid = k.confrelid
     where k.contype = 'f' and k.connamespace = ${schema}::regnamespace and not child.relispartition
     order by child.relname, k.conname`.execute(db);
+  const { rows: triggers } = await sql<{ table: string; name: string }>`
+    select c.relname as table, t.tgname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid
+    where c.relnamespace = ${schema}::regnamespace and not t.tgisinternal and not c.relispartition
+    order by c.relname, t.tgname`.execute(db);
   return {
     tables: tables.map((row) => row.name),
     distributionColumns: Object.fromEntries(columns.map(({ table, type, nullable }) => [table, { type, nullable }])),
     uniqueKeys,
     foreignKeys,
+    triggers,
   };
 }
 
@@ -99,6 +106,9 @@ export function distributionProblems(shape: SchemaShape, tables: Readonly<Record
   for (const key of shape.foreignKeys) {
     const [child, parent] = [placementOf(key.child), placementOf(key.parent)];
     const label = `${key.child}.${key.name} → ${key.parent}`;
+    if ((child === 'distributed' || child === 'reference') && key.definition.includes('ON UPDATE CASCADE')) {
+      problems.push(`${label}: ON UPDATE CASCADE (Citus refuses it; no key a foreign key holds is ever updated)`);
+    }
     if (child === 'distributed' && parent === 'distributed') {
       const at = key.columns.indexOf(DISTRIBUTION_COLUMN);
       if (at < 0 || key.parentColumns[at] !== DISTRIBUTION_COLUMN) problems.push(`${label}: a foreign key between distributed tables must match ${DISTRIBUTION_COLUMN} to ${DISTRIBUTION_COLUMN}`);
@@ -108,17 +118,26 @@ export function distributionProblems(shape: SchemaShape, tables: Readonly<Record
       problems.push(`${label}: a ${child ?? 'undeclared'} table may not refer to a coordinator table`);
     }
   }
+  for (const trigger of shape.triggers) {
+    const placement = placementOf(trigger.table);
+    if (placement === 'distributed' || placement === 'reference') problems.push(`${trigger.table}: the trigger ${trigger.name} (Citus distributes no table with a trigger)`);
+  }
   return problems;
 }
 
 // ---- the distribute step ----
 
+/** What a table is in Citus's metadata (citus_tables.citus_table_type), or plain when it is in none. */
+export type CitusTableType = 'distributed' | 'reference' | 'local' | 'plain';
+
 export interface DistributionStep {
   sql: string;
-  /** Skipped when this table is a Citus table already (the step makes it one, or drops a cycle's key before it does). */
-  table?: string;
-  /** Skipped when this foreign key exists (the step adds a cycle's key back). */
-  constraint?: string;
+  /** Skipped when this table is of this type already (a re-run, or Citus made it so on its own). */
+  table?: { name: string; becomes: CitusTableType };
+  /** Run only when this foreign key is (drop) or is not (add) there. */
+  constraint?: { name: string; exists: boolean };
+  /** The clean-up after making a table: run only when the step before it ran. */
+  afterMaking?: true;
 }
 
 /** Parents before children among `tables` (foreign keys); the keys that close a cycle come back apart. */
@@ -154,16 +173,35 @@ export function distributionSteps(shape: SchemaShape, tables: Readonly<Record<st
   const linkedLocals = placed('coordinator').filter((table) => shape.foreignKeys.some((key) => key.child === table && tables[key.parent]?.placement === 'reference'));
   const distributed = parentsFirst([COLOCATION_ANCHOR, ...placed('distributed').filter((table) => table !== COLOCATION_ANCHOR)], shape.foreignKeys);
   const [anchor, ...others] = distributed.ordered;
+  // Citus copies a table's rows to the shards and leaves the coordinator's own copy behind,
+  // hidden: cleared at once, so the coordinator does not keep a second chain's worth of data.
+  const make = (name: string, becomes: CitusTableType, call: string): DistributionStep[] => [
+    { table: { name, becomes }, sql: `select ${call}` },
+    ...(becomes === 'local' ? [] : [{ afterMaking: true as const, sql: `select truncate_local_data_after_distributing_table(${literal(name)})` }]),
+  ];
+  // Keys Citus cannot keep while their tables change kind: a cycle among reference tables, and
+  // keys between distributed tables (a local child of a local parent blocks distributing the
+  // parent). Each is dropped only while its child still has to change, and added back after.
+  const around = (keys: readonly ForeignKey[], becomes: CitusTableType) => ({
+    drop: keys.map((key) => ({ table: { name: key.child, becomes }, constraint: { name: key.name, exists: true }, sql: `alter table ${key.child} drop constraint ${key.name}` })),
+    add: keys.map((key) => ({ constraint: { name: key.name, exists: false }, sql: `alter table ${key.child} add constraint ${key.name} ${key.definition}` })),
+  });
+  const cycle = around(references.cyclic, 'reference');
+  const between = around(
+    shape.foreignKeys.filter((key) => tables[key.child]?.placement === 'distributed' && tables[key.parent]?.placement === 'distributed'),
+    'distributed',
+  );
   return [
-    ...references.cyclic.map((key) => ({ table: key.child, sql: `alter table ${key.child} drop constraint ${key.name}` })),
-    ...references.ordered.map((table) => ({ table, sql: `select create_reference_table(${literal(table)})` })),
-    ...references.cyclic.map((key) => ({ constraint: key.name, sql: `alter table ${key.child} add constraint ${key.name} ${key.definition}` })),
-    ...linkedLocals.map((table) => ({ table, sql: `select citus_add_local_table_to_metadata(${literal(table)})` })),
-    { table: anchor, sql: `select create_distributed_table(${literal(anchor)}, ${literal(DISTRIBUTION_COLUMN)}, colocate_with => 'none')` },
-    ...others.map((table) => ({
-      table,
-      sql: `select create_distributed_table(${literal(table)}, ${literal(DISTRIBUTION_COLUMN)}, colocate_with => ${literal(COLOCATION_ANCHOR)})`,
-    })),
+    ...cycle.drop,
+    ...references.ordered.flatMap((table) => make(table, 'reference', `create_reference_table(${literal(table)})`)),
+    ...cycle.add,
+    ...linkedLocals.flatMap((table) => make(table, 'local', `citus_add_local_table_to_metadata(${literal(table)})`)),
+    ...between.drop,
+    ...make(anchor, 'distributed', `create_distributed_table(${literal(anchor)}, ${literal(DISTRIBUTION_COLUMN)}, colocate_with => 'none')`),
+    ...others.flatMap((table) =>
+      make(table, 'distributed', `create_distributed_table(${literal(table)}, ${literal(DISTRIBUTION_COLUMN)}, colocate_with => ${literal(COLOCATION_ANCHOR)})`),
+    ),
+    ...between.add,
   ];
 }
 
@@ -179,6 +217,13 @@ async function constraintExists(db: Db, name: string): Promise<boolean> {
   return rows[0].found;
 }
 
+/** Also asked when the step comes: making a reference table turns the tables that refer to it into local ones. */
+async function citusTableType(db: Db, table: string): Promise<CitusTableType> {
+  const { rows } = await sql<{ type: CitusTableType }>`
+    select citus_table_type as type from citus_tables where table_name = ${table}::regclass`.execute(db);
+  return rows[0]?.type ?? 'plain';
+}
+
 export type DistributeOutcome =
   | { kind: 'absent' }
   | { kind: 'refused'; problems: string[] }
@@ -186,20 +231,25 @@ export type DistributeOutcome =
 
 /**
  * Distributes the schema as declared when citus is installed; without it, or when the schema
- * breaks the declaration's rules, changes nothing. Tables that are Citus tables already are
- * skipped, so a run that stopped half-way can be run again.
+ * breaks the declaration's rules, changes nothing. A step whose table is already what the step
+ * makes it is skipped, as is a truncate after it, so a run that stopped half-way can be run again
+ * and a second run changes nothing.
  */
 export async function distribute(db: Db, report: (line: string) => void = () => {}): Promise<DistributeOutcome> {
   if (!(await citusInstalled(db))) return { kind: 'absent' };
   const shape = await readSchemaShape(db);
   const problems = distributionProblems(shape);
   if (problems.length > 0) return { kind: 'refused', problems };
-  const { rows } = await sql<{ name: string }>`select logicalrelid::regclass::text as name from pg_dist_partition`.execute(db);
-  const already = new Set(rows.map((row) => row.name));
   const ran: string[] = [];
   const skipped: string[] = [];
+  let madeByLastStep = false;
   for (const step of distributionSteps(shape)) {
-    if ((step.table && already.has(step.table)) || (step.constraint && (await constraintExists(db, step.constraint)))) {
+    const wanted: boolean =
+      (!step.table || (await citusTableType(db, step.table.name)) !== step.table.becomes) &&
+      (!step.constraint || (await constraintExists(db, step.constraint.name)) === step.constraint.exists) &&
+      (!step.afterMaking || madeByLastStep);
+    madeByLastStep = wanted && !step.constraint && !step.afterMaking;
+    if (!wanted) {
       skipped.push(step.sql);
       continue;
     }

@@ -41,6 +41,7 @@ export const TABLES: Readonly<Record<string, TableDistribution>> = {
   alert_schedule_times: distributed('the ranges of a schedule, keyed by (store_id, schedule_id)'),
   regular_reports: distributed('the store\'s report settings'),
   report_history: distributed('produced reports with their content (the largest rows after readings)'),
+  alert_escalations: distributed('the escalation steps fired for the store\'s alerts, written with their messages'),
   haccp_signoffs: distributed('the store\'s daily HACCP sign-offs'),
   gateway_health: distributed('the gateway\'s last health message, one row per store, written by its gateway'),
   gateway_health_history: distributed('the gateway\'s health messages over time'),
@@ -59,6 +60,8 @@ export const TABLES: Readonly<Record<string, TableDistribution>> = {
   users: reference('the store tables refer to their writers (stopped_by, created_by, user_id); tens of thousands of rows, written by people'),
   usergroups: reference('user groups: store_usergroups and user_usergroups refer to them'),
   user_usergroups: reference('a user\'s groups, joined to store_usergroups to find the user\'s stores'),
+  escalation_policies: reference('a few policies per store group (and store overrides), written by administrators, read with every escalation'),
+  corrective_actions: reference('the chain\'s corrective-action list per furniture kind, a few dozen rows'),
   regions: reference(LOOKUP),
   prefectures: reference(LOOKUP),
   authorities: reference(LOOKUP),
@@ -76,6 +79,7 @@ export const TABLES: Readonly<Record<string, TableDistribution>> = {
   audit_log: coordinator('one hash chain in one order (decision 130): it cannot be split by store'),
   audit_chain_head: coordinator('the audit chain\'s head, locked by each append'),
   audit_checkpoint: coordinator('the audit walk\'s checkpoint'),
+  worker_heartbeats: coordinator('one row per worker process, beaten every few seconds and read by /readyz: no store in it'),
   kysely_migration: coordinator('the migrations run'),
   kysely_migration_lock: coordinator('the migrations\' lock'),
 };
@@ -90,11 +94,11 @@ export const tablesPlaced = (placement: Placement): string[] =>
  */
 export const CHAIN_WIDE_QUERIES: Readonly<Record<string, string>> = {
   // The chain's sweeps and the console's view of all stores.
-  'models/store-list.server.ts#listStores': 'the dashboard pages through all the viewer\'s stores (stores is a reference table; their alert codes come from every shard)',
   'models/sensor-states.server.ts#findStoresToCheckForSilence': 'the no-communication sweep looks at every store once a minute',
+  'models/escalation.server.ts#listEscalationCandidates': 'the escalation sweep looks at the open alerts of every store a policy covers (the partial index of open alerts on each shard)',
   // listDueRegularSettings returns its query's promise unawaited: the stack names its caller.
   'services/reports.server.ts#scheduleRegularReports': 'report scheduling finds the regular reports due in every store',
-  'models/reports.server.ts#claimNextReportJob': 'the report workers take the oldest pending job of any store',
+  'models/report-history.server.ts#claimNextReportJob': 'the report workers take the oldest pending job of any store',
   'models/gateway-health.server.ts#purgeHealthHistory': 'the worker drops old health messages of every store at once',
   'models/measurement-partitions.server.ts#attachMonth': 'a month\'s partition is made for all stores at once (on Citus each shard\'s partition)',
   'models/measurement-partitions.server.ts#dropMonthsBefore': 'retention drops a month of all stores at once (and the default partition\'s older rows)',
@@ -109,5 +113,5 @@ export const CHAIN_WIDE_QUERIES: Readonly<Record<string, string>> = {
   'models/alert-history.server.ts#findVisibleSensors': 'the API names the sensors by equipment_id alone',
   'models/diagrams.server.ts#findVisibleSensors': 'the API names the sensors by equipment_id alone',
   'models/sensors.server.ts#listActiveAlerts': 'the API names the sensors by equipment_id alone (the join to alert_history matches store_id)',
-  'models/reports.server.ts#getReportFileInfo': 'the API names the report file by history_no alone',
+  'models/report-history.server.ts#getReportFileInfo': 'the API names the report file by history_no alone',
 };

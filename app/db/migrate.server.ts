@@ -2,7 +2,10 @@ import type { Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { migrations } from '../../migrations';
 
-const migratorOf = (db: Kysely<any>) => new Migrator({ db, provider: { getMigrations: async () => migrations } });
+// Branches developed side by side add migrations whose names interleave; each is independent of the
+// others' tables, so a database that ran a later-named one first still takes an earlier-named one.
+const migratorOf = (db: Kysely<any>) =>
+  new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
 
 /** Runs every pending migration and returns the names it ran; throws with the failing one's name. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

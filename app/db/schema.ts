@@ -232,6 +232,8 @@ export interface AlertHistoryTable {
   alert_id: string;
   alert_data1: string | null;
   temperature: number | null;
+  /** The simulated (damped) value a temperature alert was checked with (decision 278). */
+  simulated_temperature: Generated<number | null>;
   lower_limit: number | null;
   upper_limit: number | null;
   started_at: Timestamp;
@@ -240,6 +242,36 @@ export interface AlertHistoryTable {
   stopped_by: number | null;
   stop_comment: string | null;
   last_notified_at: Timestamp | null;
+  acknowledged_at: Generated<Date | null>;
+  acknowledged_by: Generated<number | null>;
+  corrective_action: Generated<string | null>;
+  acknowledge_note: Generated<string | null>;
+}
+
+export interface EscalationPolicyTable {
+  policy_id: Identity;
+  policy_name: string;
+  storegroup_id: string | null;
+  store_id: string | null;
+  alert_codes: string[];
+  /** EscalationStep[] (app/domain/escalation.ts), validated on write. */
+  steps: ColumnType<unknown, string, string>;
+  updated_at: Generated<Date>;
+}
+
+export interface AlertEscalationTable {
+  store_id: string;
+  alert_history_id: number;
+  step_no: number;
+  fired_at: Timestamp;
+  user_ids: number[];
+}
+
+export interface CorrectiveActionTable {
+  action_id: Identity;
+  equipmentkind_id: number | null;
+  label: string;
+  sort_no: Generated<number>;
 }
 
 export interface AlertScheduleTable {
@@ -410,6 +442,9 @@ export interface Database {
   sensor_states: SensorStateTable;
   alert_history: AlertHistoryTable;
   alert_schedules: AlertScheduleTable;
+  escalation_policies: EscalationPolicyTable;
+  alert_escalations: AlertEscalationTable;
+  corrective_actions: CorrectiveActionTable;
   alert_schedule_times: AlertScheduleTimeTable;
   notices: NoticeTable;
   regular_reports: RegularReportTable;
@@ -426,6 +461,7 @@ export interface Database {
   gateway_health_history: GatewayHealthHistoryTable;
   audit_checkpoint: AuditCheckpointTable;
   job_runs: JobRunTable;
+  worker_heartbeats: WorkerHeartbeatTable;
 }
 
 /** rate-limiter-flexible's RateLimiterPostgres layout: points used until `expire` (epoch ms). */
@@ -506,3 +542,12 @@ export interface GatewayHealthTable extends GatewayHealthColumns {
 
 /** 30 days of reports (purged by jobs/gateway-health-purge.server.ts). */
 export type GatewayHealthHistoryTable = GatewayHealthColumns;
+
+/** A worker process's heartbeat: its lane, when it started, its latest beat, when it stopped cleanly. */
+export interface WorkerHeartbeatTable {
+  worker: string;
+  lane: string;
+  started_at: Date;
+  beat_at: Date;
+  stopped_at: Date | null;
+}

@@ -1,6 +1,6 @@
 import type { Db } from '~/db/db.server';
 import { closedPeriods, REPORT_TYPE } from '~/domain/report-form';
-import { insertRegularReportJobs, insertReportJob, type ReportRequest } from '~/models/reports.server';
+import { insertRegularReportJobs, insertReportJob, type ReportRequest } from '~/models/report-history.server';
 import { makePendingReports } from '~/services/reports.server';
 
 // The demo chain's reports: two regular settings in each of the first operating stores and the

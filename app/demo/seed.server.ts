@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { seedGatewayHealth } from './seed-gateway-health.server';
 import type { Db } from '~/db/db.server';
 import { ensureMeasurementPartitions } from '~/models/measurement-partitions.server';
+import { syncStoreListEntries } from '~/models/stores.server';
 import { CURVE_COLUMNS, curveRow, curveSql, MINUTE_MS } from './chain/curves';
 import { buildDemoPlan, CHUNK_MINUTES, type DemoPlan, type PlannedSensor, type PlannedStore } from './chain/plan';
 import { hashPassword } from '../services/password.server';
@@ -35,7 +36,12 @@ export interface SeedOptions {
   /** The password of every demo user (hashed once). */
   password: string;
   now: Date;
+  /** Told as the seed goes: the readings' share after each insert statement, then each later step. */
+  onProgress?: (progress: SeedProgress) => void;
 }
+
+/** Where a seed is: readings are most of its time (minutes of readings planned and written). */
+export type SeedProgress = { step: 'readings'; done: number; total: number } | { step: 'chain' | 'history' };
 
 /**
  * Parallel insert statements for the readings. The load waits on WAL and buffer writes as much as
@@ -72,7 +78,8 @@ export async function seedDemoChain(db: Db, options: SeedOptions): Promise<DemoS
 
   let measurements = 0;
   try {
-    measurements = await insertReadings(db, sensors, equipmentIdOf);
+    measurements = await insertReadings(db, sensors, equipmentIdOf, options.onProgress);
+    options.onProgress?.({ step: 'chain' });
     await db.transaction().execute(async (trx) => {
       await writeChain(trx, plan, equipmentIdOf, passwordHash);
       await seedMasters(trx, plan.now);
@@ -84,6 +91,7 @@ export async function seedDemoChain(db: Db, options: SeedOptions): Promise<DemoS
       and equipment_id = any(${[...equipmentIds.values()]}::int[])`.execute(db);
     throw error;
   }
+  options.onProgress?.({ step: 'history' });
   await seedSensorSettings(db, plan.now, plan.days);
   await sql`analyze measurements`.execute(db);
   await seedReports(db, plan.now);
@@ -123,7 +131,12 @@ const CURVE = curveSql({ minute: 'g.m', column: (name) => `"${name === 'm' ? 'm_
  * arrays, and rows are produced sensor by sensor in key order, which keeps the primary-key
  * inserts at the right edge of the index.
  */
-async function insertReadings(db: Db, sensors: SensorOfStore[], equipmentIdOf: (sensorId: number) => number): Promise<number> {
+async function insertReadings(
+  db: Db,
+  sensors: SensorOfStore[],
+  equipmentIdOf: (sensorId: number) => number,
+  onProgress: SeedOptions['onProgress'],
+): Promise<number> {
   const withReadings = sensors
     .filter(({ sensor }) => sensor.readings !== null)
     .map(({ store, sensor }) => ({ store, sensor, equipmentId: equipmentIdOf(sensor.sensorId) }))
@@ -133,6 +146,8 @@ async function insertReadings(db: Db, sensors: SensorOfStore[], equipmentIdOf: (
   const batchSize = Math.max(1, Math.floor(ROWS_PER_STATEMENT / Math.min(span, CHUNK_MINUTES)));
   const laneSize = Math.ceil(withReadings.length / LANES);
   const lanes = Array.from({ length: LANES }, (_, lane) => withReadings.slice(lane * laneSize, (lane + 1) * laneSize));
+  const progress = { step: 'readings' as const, done: 0, total: withReadings.reduce((sum, { sensor }) => sum + sensor.readings!.last - sensor.readings!.first + 1, 0) };
+  onProgress?.({ ...progress });
   const counts = await Promise.all(
     lanes.map(async (lane) => {
       let inserted = 0;
@@ -147,7 +162,10 @@ async function insertReadings(db: Db, sensors: SensorOfStore[], equipmentIdOf: (
             const last = Math.min(sensor.readings!.last, storeLast - k * CHUNK_MINUTES);
             return first <= last ? [{ storeId: store.storeId, equipmentId, sensor, first, last }] : [];
           });
-          if (slices.length > 0) inserted += await insertSlices(db, slices);
+          if (slices.length === 0) continue;
+          inserted += await insertSlices(db, slices);
+          progress.done += slices.reduce((sum, slice) => sum + slice.last - slice.first + 1, 0);
+          onProgress?.({ ...progress });
         }
       }
       return inserted;
@@ -275,6 +293,7 @@ async function writeChain(trx: Db, plan: DemoPlan, equipmentIdOf: (sensorId: num
       })),
     )
     .execute();
+  await syncStoreListEntries(trx, plan.stores.map((s) => s.storeId));
   await trx
     .insertInto('store_usergroups')
     .values(plan.usergroups.flatMap((g) => g.storeIds.map((storeId) => ({ store_id: storeId, usergroup_id: groupId(g.key) }))))

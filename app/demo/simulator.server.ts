@@ -152,6 +152,8 @@ export class DemoSimulator {
         const revoked = failure.kind === 'http' && failure.status === 401;
         if (revoked) gateway.token = null;
         if (revoked && attempt === 0) continue;
+        // A post cut by the stop signal is no failure worth a warning.
+        if (this.options.signal?.aborted) return 0;
         const delay = retryDelay(gateway.failures++, BACKOFF, failure.kind === 'http' ? failure.retryAfterMs : undefined, RETRY_AFTER_MAX_MS);
         gateway.retryAt = this.nowMs() + delay;
         this.options.log.warn({ storeId: gateway.simulated.store.storeId, failure: describeFailure(failure), retryInMs: delay }, 'a simulated gateway failed; will retry');

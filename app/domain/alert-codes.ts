@@ -1,4 +1,5 @@
 // The alert codes of the specifications (000 §8); their texts are in the catalogues (texts/).
+import { isSensorError } from './sensor-status';
 import { type Texts, textsFor } from './texts';
 
 export const ALERT_CODES = {
@@ -37,7 +38,7 @@ export function isTemperatureAlert(code: AlertCode): boolean {
  */
 export function alertText(code: AlertCode, language: Language, status: number): string {
   const texts = textsFor(language);
-  if (status === 2 && isTemperatureAlert(code)) return texts.confirmedAlerts[code as keyof Texts['confirmedAlerts']];
+  if (isSensorError(status) && isTemperatureAlert(code)) return texts.confirmedAlerts[code as keyof Texts['confirmedAlerts']];
   return texts.alerts[code];
 }
 
@@ -49,4 +50,15 @@ export function gatewayDownText(language: Language): string {
 /** The store-level alerts about the gateway itself (no sensor): their own text, not the no-communication one. */
 export function isGatewayHealthAlert(code: AlertCode): boolean {
   return code === ALERT_CODES.gatewayBufferFilling || code === ALERT_CODES.gatewayReadingsLost;
+}
+
+export const GATEWAY_HEALTH_ALERT_CODES: readonly AlertCode[] = ALL_ALERT_CODES.filter(isGatewayHealthAlert);
+
+/**
+ * The message of a store-level alert (a row without a sensor), wherever it shows (history, CSV,
+ * mail, dashboard): the gateway's own alarms read as what they are, any other store-level row as
+ * the gateway being silent (decision 276).
+ */
+export function storeAlertText(code: string, language: Language): string {
+  return isAlertCode(code) && isGatewayHealthAlert(code) ? textsFor(language).alerts[code] : gatewayDownText(language);
 }

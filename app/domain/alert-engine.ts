@@ -10,12 +10,16 @@ import { z } from 'zod';
 import { ALERT_CODES, ALL_ALERT_CODES, type AlertCode } from './alert-codes';
 import { type AlertStopSchedule, isInAlertStop } from './alert-stop-schedule';
 import { isInDefrost } from './defrost';
+import { SENSOR_STATUS, type SensorStatus } from './sensor-status';
+import { WORKING_STATE } from './working-state';
 import type { DayRange } from './japan-time';
 
 export const DEFAULT_TIME_CONSTANT_PERCENT = 100;
 export const DEFAULT_NO_COMMUNICATION_MINUTES = 60;
 /** tau at a time constant of 100 %. */
 const BASE_TAU_MINUTES = 10;
+/** The gateways' sampling interval (protocol default 60 s): the longest a reading is taken to have held before it was taken. */
+export const DEFAULT_READING_INTERVAL_MINUTES = 1;
 /** A temperature alert recovers only this far back inside its limit, in tenths of °C (0.5 °C). */
 const RECOVERY_MARGIN_TENTHS = 5;
 /** Battery low opens at or below this percentage … */
@@ -32,6 +36,7 @@ export interface SensorSettings {
   timeConstant: number | null; // % of 10 minutes; null is 100 %
   defrostRanges: readonly DayRange[];
   noCommunicationMinutes?: number; // default 60
+  readingIntervalMinutes?: number; // default 1: how long one reading stands for in the damping
 }
 
 export interface Reading {
@@ -211,12 +216,15 @@ function continuedDamping(settings: SensorSettings, state: SensorAlertState, at:
 }
 
 /**
- * First-order lag with tau = 10 min x time_constant / 100, in its exact discrete form so that
- * irregular sampling (a missed minute, a backlog) gives the same curve as regular sampling.
+ * First-order lag with tau = 10 min x time_constant / 100, in its exact discrete form. A reading
+ * stands for at most one sampling interval: over a longer gap the simulated product holds the
+ * last value (a silence is no evidence of the next reading's value), so a spike after a silence
+ * moves it only as much as the spike itself lasted (decision 240).
  */
 function damp(previous: number, raw: number, elapsedMinutes: number, settings: SensorSettings): number {
   const tau = (BASE_TAU_MINUTES * (settings.timeConstant ?? DEFAULT_TIME_CONSTANT_PERCENT)) / 100;
-  return previous + (raw - previous) * (1 - Math.exp(-elapsedMinutes / tau));
+  const credited = Math.min(elapsedMinutes, settings.readingIntervalMinutes ?? DEFAULT_READING_INTERVAL_MINUTES);
+  return previous + (raw - previous) * (1 - Math.exp(-credited / tau));
 }
 
 // ---- rules ---------------------------------------------------------------------------------
@@ -400,7 +408,6 @@ export function evaluateGatewayContact(previous: StoreConnection, now: Date): St
   return { workingState, gatewayDown: false, transition: { type: 'recover', code: ALERT_CODES.noCommunication, at: now } };
 }
 
-export type SensorStatus = 0 | 1 | 2;
 
 export interface SensorAlertSummary {
   status: SensorStatus; // 2: an open alert other than battery low; 1: battery low or a pending excursion; 0: normal
@@ -415,28 +422,7 @@ export function sensorAlertSummary(state: SensorAlertState): SensorAlertSummary 
 }
 
 function statusOf(openCodes: readonly AlertCode[], pendingCodes: readonly AlertCode[]): SensorStatus {
-  if (openCodes.some((code) => code !== ALERT_CODES.batteryLow)) return 2;
-  return openCodes.length > 0 || pendingCodes.length > 0 ? 1 : 0;
+  if (openCodes.some((code) => code !== ALERT_CODES.batteryLow)) return SENSOR_STATUS.error;
+  return openCodes.length > 0 || pendingCodes.length > 0 ? SENSOR_STATUS.warning : SENSOR_STATUS.normal;
 }
 
-export const STORE_STATUS = { notConnected: 0, closed: 1, inOperation: 2, warning: 3 } as const;
-export type StoreStatus = (typeof STORE_STATUS)[keyof typeof STORE_STATUS];
-
-export const WORKING_STATE = { waitingForFirstCommunication: 0, operating: 1, removed: 2 } as const;
-
-/**
- * The dashboard's store status: removed stores are closed; stores without working state or still
- * waiting for their first communication are not connected, and so is an operating store whose
- * gateway is down (its one store-level alert says so); otherwise it is in warning (警報発生中)
- * while any sensor has an open alert. A pending excursion is
- * not an alert yet: it shows on the sensor (status 1), not on the store.
- */
-export function storeStatus(
-  workingState: number | null,
-  gatewayDown: boolean,
-  sensors: readonly Pick<SensorAlertSummary, 'openCodes'>[],
-): StoreStatus {
-  if (workingState === WORKING_STATE.removed) return STORE_STATUS.closed;
-  if (workingState !== WORKING_STATE.operating || gatewayDown) return STORE_STATUS.notConnected;
-  return sensors.some((sensor) => sensor.openCodes.length > 0) ? STORE_STATUS.warning : STORE_STATUS.inOperation;
-}

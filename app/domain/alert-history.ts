@@ -3,11 +3,12 @@
 // rows. Pure: the clock comes in as `now`. Decisions are in docs/decisions/040-alert-history.md.
 import { z } from 'zod';
 import { bodyNumber, dbText, INT4_MAX } from './input-schemas';
-import { ALL_ALERT_CODES, type AlertCode, alertText, gatewayDownText, isAlertCode, isTemperatureAlert, type Language } from './alert-codes';
-import { csvText } from './csv';
+import { ALL_ALERT_CODES, type AlertCode, alertText, isAlertCode, isTemperatureAlert, type Language, storeAlertText } from './alert-codes';
+import type { CsvCell } from './csv';
+import { alertValueText, isDamped } from './alert-value';
 import { csvTemperature, formatDegrees } from './format';
 import { FURNITURE_KINDS } from './furniture-kinds';
-import { sensorGraphUrl } from './urls';
+import { sensorGraphUrl, storeUrl } from './urls';
 import { formatDateTime, fromJapan, japanParts, parseCompact, toCompactDate, toCompactDateTimeMs } from './japan-time';
 
 export const ALERT_HISTORY_PAGE_SIZE = 10;
@@ -191,6 +192,8 @@ export interface AlertHistoryRecord {
   equipmentName: string | null;
   alertId: string;
   alertData1: string | null; // temperature text, or ERROR
+  temperature: number | null; // the reading
+  simulatedTemperature: number | null; // a temperature alert's damped value, checked against the limits (decision 278)
   lowerLimit: number | null;
   upperLimit: number | null;
   startedAt: Date;
@@ -218,11 +221,11 @@ export function graphHref(storeId: string, record: Pick<AlertHistoryRecord, 'equ
 }
 
 /**
- * The alert's message: the gateway text for a store-level row; for an active temperature alert
+ * The alert's message: a store-level row's own text (storeAlertText); for an active temperature alert
  * the sensor is at status 2, so it reads as a temperature abnormality (000 §4, §8).
  */
 export function alertHistoryText(record: Pick<AlertHistoryRecord, 'equipmentId' | 'alertId' | 'recoveredAt'>, language: Language): string {
-  if (record.equipmentId === null) return gatewayDownText(language);
+  if (record.equipmentId === null) return storeAlertText(record.alertId, language);
   if (!isAlertCode(record.alertId)) return record.alertId;
   return alertText(record.alertId, language, record.recoveredAt === null ? 2 : 0);
 }
@@ -288,7 +291,7 @@ export function alertHistoryRowView(record: AlertHistoryRecord, storeId: string,
     startedAt: formatDateTime(record.startedAt),
     sensorName: sensorName(record),
     alertText: alertHistoryText(record, language),
-    alertData: formatAlertData(record.alertData1),
+    alertData: isDamped(record.temperature, record.simulatedTemperature) ? alertValueText({ measured: record.temperature, simulated: record.simulatedTemperature }, language) : formatAlertData(record.alertData1),
     isError: record.alertData1 === 'ERROR',
     lowerLimit: formatDegrees(record.lowerLimit),
     upperLimit: formatDegrees(record.upperLimit),
@@ -300,6 +303,45 @@ export function alertHistoryRowView(record: AlertHistoryRecord, storeId: string,
     stoppable: isStoppable(record),
     graphHref: graphHref(storeId, record),
   };
+}
+
+/** The label of the stop action wherever an alert is seen (警報履歴's row, the sensor pop-up, the graph). */
+export const STOP_ACTION_LABEL = '警報を停止';
+
+/**
+ * Where the pop-up and the graph send a user who stops an alert: 警報履歴 filtered to the sensor,
+ * with that row's stop dialog open. One dialog, one action, one audit row for every way in
+ * (decision 250).
+ */
+export function stopAlertHref(storeId: string, alert: { id: number; equipmentId: number }): string {
+  return storeUrl.alertHistory(storeId, { equipment_id: alert.equipmentId, stop: alert.id });
+}
+
+/** An alert that may be stopped now, as the pop-up and the graph offer it. */
+export interface StoppableAlertView {
+  id: number;
+  equipmentId: number;
+  sensorName: string;
+  alertText: string;
+  startedAt: string;
+  stopHref: string;
+}
+
+export function stoppableAlertViews(records: readonly AlertHistoryRecord[], storeId: string, language: Language): StoppableAlertView[] {
+  return records.flatMap((record) =>
+    record.equipmentId !== null && isStoppable(record)
+      ? [
+          {
+            id: record.alertHistoryId,
+            equipmentId: record.equipmentId,
+            sensorName: sensorName(record),
+            alertText: alertHistoryText(record, language),
+            startedAt: formatDateTime(record.startedAt),
+            stopHref: stopAlertHref(storeId, { id: record.alertHistoryId, equipmentId: record.equipmentId }),
+          },
+        ]
+      : [],
+  );
 }
 
 /** The wire format of GET /v1/alert_history: the specification's fields first, then ours. */
@@ -319,6 +361,7 @@ export interface AlertHistoryApiItem {
   stopped_by_name: string | null;
   stop_comment: string | null;
   stoppable: 0 | 1;
+  simulated_temperature: number | null;
 }
 
 export function toApiItem(record: AlertHistoryRecord): AlertHistoryApiItem {
@@ -338,29 +381,31 @@ export function toApiItem(record: AlertHistoryRecord): AlertHistoryApiItem {
     stopped_by_name: record.stoppedAt === null ? null : record.stoppedByName,
     stop_comment: record.stopComment,
     stoppable: isStoppable(record) ? 1 : 0,
+    simulated_temperature: record.simulatedTemperature,
   };
 }
 
 // ---- CSV ----------------------------------------------------------------------------------
 
-export const ALERT_HISTORY_CSV_HEADER = ['発生日時', 'センサ名', '警報内容', '温度', '下限温度', '上限温度', '状態', '復旧日時', '停止日時', '停止者', '対応コメント'] as const;
+export const ALERT_HISTORY_CSV_HEADER = ['発生日時', 'センサ名', '警報内容', '温度', '推定品温', '下限温度', '上限温度', '状態', '復旧日時', '停止日時', '停止者', '対応コメント'] as const;
 
 /** The CSV rows, header first: what the list shows, one column per fact. */
-export function alertHistoryCsvRows(records: readonly AlertHistoryRecord[], language: Language): string[][] {
+export function alertHistoryCsvRows(records: readonly AlertHistoryRecord[], language: Language): CsvCell[][] {
   return [
     [...ALERT_HISTORY_CSV_HEADER],
     ...records.map((record) => [
       formatDateTime(record.startedAt),
-      csvText(sensorName(record)),
+      sensorName(record),
       alertHistoryText(record, language),
       record.alertData1 ?? '',
+      csvTemperature(record.simulatedTemperature),
       csvTemperature(record.lowerLimit),
       csvTemperature(record.upperLimit),
       ALERT_STATE_LABELS[alertState(record)],
       record.recoveredAt ? formatDateTime(record.recoveredAt) : '',
       record.stoppedAt ? formatDateTime(record.stoppedAt) : '',
-      record.stoppedAt ? csvText(record.stoppedByName) : '',
-      csvText(record.stopComment),
+      record.stoppedAt ? record.stoppedByName : '',
+      record.stopComment,
     ]),
   ];
 }

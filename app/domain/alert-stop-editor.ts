@@ -393,6 +393,9 @@ export function editorStateOf(schedule: AlertScheduleAnswer, sensors: readonly {
 
 const rangesOfCells = (cells: Cells) => mergeCells(cells).map((range) => ({ start: hourMinute(range.start), end: hourMinute(range.end) }));
 
+/** A grid row's set ranges as the list shows them (HH:mm〜HH:mm, …); '' when none is set. */
+export const cellsRangesText = (cells: Cells) => rangesText(rangesOfCells(cells));
+
 /** The POST body of the editor's state (what the JS client sends and the form action builds). */
 export function saveBodyOf(storeId: string, scheduleId: number | null, state: EditorState, sensors: readonly { equipment_id: number; equipment_name: string }[]) {
   const weekly = state.scheduleType === SCHEDULE_TYPE.periodic || state.termType === TERM_TYPE.weekly;

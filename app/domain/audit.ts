@@ -51,6 +51,71 @@ export const AUDIT_KINDS = {
 
 export type AuditKind = keyof typeof AUDIT_KINDS;
 
+/**
+ * What each action of the trail reads as on the 監査ログ page (decision 275). The writers'
+ * `action` is typed by these keys, so an action without a label does not compile; the stored
+ * identifier stays the API's and the filter's (GET /v1/audit answers it as it is).
+ */
+export const AUDIT_ACTION_LABELS = {
+  'store.create': '店舗登録',
+  'store.update': '店舗情報変更',
+  'store.removal': '店舗撤去',
+  'store.diagram.set': '表示する配置図の変更',
+  'gateway.pair': 'ゲートウェイ接続',
+  'gateway.exchange': 'ゲートウェイ交換',
+  'gateway.clear': 'ゲートウェイ情報の削除',
+  'gateway_pin.reissue': 'ゲートウェイPIN再発行',
+  'sensor.create': 'センサ登録',
+  'sensor.update': 'センサ情報変更',
+  'sensor.position.save': 'センサ配置の保存',
+  'diagram.upload': '配置図のアップロード',
+  'measurement_comment.save': '測定値へのコメント',
+  'measurement_comment.remove': '測定値のコメント削除',
+  'alert_history.stop': '警報停止',
+  'alert_history.acknowledge': '警報の確認',
+  'alert_schedule.create': '警報停止時間登録',
+  'alert_schedule.update': '警報停止時間変更',
+  'alert_schedule.delete': '警報停止時間削除',
+  'escalation_policy.save': 'エスカレーション設定の保存',
+  'escalation_policy.delete': 'エスカレーション設定の削除',
+  'haccp_record.sign': 'HACCP記録の確認・署名',
+  'user.create': 'ユーザー登録',
+  'user.update': 'ユーザー情報変更',
+  'user.delete': 'ユーザー削除',
+  'user.password_change': 'パスワード変更',
+  'user.temporary_password': '仮パスワード発行',
+  'usergroup.create': 'ユーザーグループ登録',
+  'usergroup.update': 'ユーザーグループ変更',
+  'usergroup.delete': 'ユーザーグループ削除',
+  'company.create': '会社登録',
+  'company.update': '会社情報変更',
+  'company.delete': '会社削除',
+  'storegroup.create': '店舗グループ登録',
+  'storegroup.update': '店舗グループ変更',
+  'storegroup.delete': '店舗グループ削除',
+  'notice.create': 'お知らせ作成',
+  'report.create': 'レポート作成',
+  'regular_report.create': '定期レポート登録',
+  'regular_report.update': '定期レポート変更',
+  'regular_report.delete': '定期レポート削除',
+} as const satisfies Record<string, string>;
+
+export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
+
+/** The kinds of target a row names, for the page's 対象 column. */
+export const AUDIT_TARGET_LABELS: Record<string, string> = {
+  ...AUDIT_KINDS,
+  regular_report: '定期レポート設定',
+  escalation_policy: 'エスカレーション設定',
+  haccp_signoff: 'HACCP記録',
+};
+
+/** A row's action as the page shows it; an action the table does not know (an older row) as stored. */
+export const auditActionLabel = (action: string): string => (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
+
+/** A row's target type as the page shows it; an unknown one as stored. */
+export const auditTargetLabel = (targetType: string): string => AUDIT_TARGET_LABELS[targetType] ?? targetType;
+
 const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((value) => (value === '' || value === null ? undefined : value), schema.optional());
 
 /** YYYYMMDD (or YYYY-MM-DD as a date input sends it), Japan time. */

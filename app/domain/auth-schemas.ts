@@ -20,6 +20,8 @@ export const PASSWORD_MESSAGES = {
   wrongCurrent: 'パスワードが正しくありません',
   banner: '入力に誤りがあります',
   required: '入力してください',
+  /** Beside the disabled 変更する button (001 §2 disables it until all three are filled): what is still empty. */
+  missing: (labels: readonly string[]) => `未入力：${labels.join('、')}（3項目すべてを入力すると変更できます）`,
   success: 'パスワードを変更しました',
 } as const;
 

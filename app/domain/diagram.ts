@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dbText } from './input-schemas';
 import { isAlertCode, type Language } from './alert-codes';
 import { displayTemperature, isOverThreshold } from './levels';
+import { isSensorError, isSensorWarning } from './sensor-status';
 import { alertTexts, warningSeverity } from './sensor-view';
 
 export { locationLabel } from './sensor-view';
@@ -79,6 +80,15 @@ export function markerScale(widthPx: number): number {
 
 export function zoomScale(zoom: number): number {
   return 2 ** clampZoom(zoom);
+}
+
+/**
+ * The zoom at which a map fitted `viewWidthPx` wide draws its markers at full size (the first
+ * view of the store diagram on a phone, issue 33 item 8): 0 when the fitted map already does.
+ */
+export function readableZoom(viewWidthPx: number): number {
+  if (viewWidthPx <= 0 || viewWidthPx >= MARKER_FULL_SIZE_WIDTH) return 0;
+  return clampZoom(Math.ceil(Math.log2(MARKER_FULL_SIZE_WIDTH / viewWidthPx)));
 }
 
 /** A map point as percentages of the map, for absolutely positioned markers. */
@@ -192,7 +202,7 @@ export function markerView(reading: MarkerReading, language: Language = 'JP'): M
   const over = isOverThreshold(temperature, lowerLimit, upperLimit);
   const shown = displayTemperature(temperature);
   const warning = warningSeverity(status, temperature, codes);
-  const statusTone = status === 2 ? 'error' : status === 1 ? 'warning' : temperature === null ? 'nodata' : 'normal';
+  const statusTone = isSensorError(status) ? 'error' : isSensorWarning(status) ? 'warning' : temperature === null ? 'nodata' : 'normal';
   return { ...shown, over, statusTone, warning, alerts: alertTexts(codes, status, language) };
 }
 
@@ -221,6 +231,8 @@ export const DIAGRAM_MESSAGES = {
   noSensors: '配置できるセンサがありません。',
   notRegistered: '店舗図面が登録されていません',
   editHint: '店舗図面をクリック（タップ）して全てのセンサを配置してください',
+  /** Under the diagram on a phone, which opens zoomed in. */
+  phoneHint: '文字が読める大きさで表示しています。指でスクロールして移動し、全体は「縮小」で表示できます。',
   limitReached: `センサは${MAX_PLACED_SENSORS}台まで配置できます。`,
   unsupported: '対応していないファイル形式です。PDF、PNG、JPG、SVGのファイルを選択してください。',
   unsafeSvg: 'このSVGファイルはスクリプトなどを含むため登録できません。',

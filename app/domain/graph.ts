@@ -4,7 +4,7 @@
 // no I/O, no clock; no zod, so the page's browser chunk stays small (the inputs' schemas are in
 // graph-schemas.ts). Decisions: docs/decisions/030-graphs.md.
 import { type AlertStopSchedule, isInAlertStop } from './alert-stop-schedule';
-import { csvDownloadHeaders, csvText } from './csv';
+import { type CsvCell, csvDownloadHeaders } from './csv';
 import { csvTemperature, formatDegrees } from './format';
 import { type DayRange, fromJapan, japanParts, parseCompact, toCompactDate } from './japan-time';
 
@@ -49,7 +49,14 @@ export const GRAPH_TEXTS = {
   commentSaved: 'コメントを保存しました',
   commentFailed: 'コメントの保存に失敗しました',
   commentTooLong: `コメントは${COMMENT_MAX}文字以内で入力してください`,
-  commentHint: 'コメント入力可能なセンサの点をクリックするとコメントを登録できます',
+  commentHint: 'コメント入力可能なセンサの点をクリック（タップ）するとコメントを登録できます',
+  /** Before the names of the sensors that take comments (comment_required), shown before anyone tries (issue 33 item 4). */
+  commentableSensors: 'コメントできるセンサ',
+  noCommentableSensor: 'この店舗にはコメントできるセンサがありません',
+  showCommentableOnly: 'これらだけ表示',
+  /** A sensor menu row's link that shows that sensor alone. */
+  onlyThis: 'のみ',
+  onlyThisLabel: (name: string) => `${name} のみ表示`,
   show: '表示',
   needsScript: 'グラフの表示にはJavaScriptを有効にしてください',
   chartName: (period: string) => `温度グラフ ${period}`,
@@ -431,15 +438,15 @@ export function formatCsvDateTime(at: Date): string {
 }
 
 /** One CSV row per reading: raw values (no DEF), ERROR for an error reading, empty where nothing was measured. */
-export function measurementCsvRow(sensor: { equipmentId: number; equipmentName: string }, reading: CsvReading): string[] {
+export function measurementCsvRow(sensor: { equipmentId: number; equipmentName: string }, reading: CsvReading): CsvCell[] {
   return [
     String(sensor.equipmentId),
-    csvText(sensor.equipmentName),
+    sensor.equipmentName,
     formatCsvDateTime(reading.measuredAt),
     reading.error ? 'ERROR' : csvTemperature(reading.temperature),
     reading.battery === null ? '' : String(reading.battery),
     reading.receiveSensitivity === null ? '' : String(reading.receiveSensitivity),
-    csvText(reading.comment),
+    reading.comment,
   ];
 }
 

@@ -23,6 +23,7 @@ export const HACCP_RESULT_LABELS: Record<HaccpResult, string> = { pass: '適合'
 export const HACCP_TEXTS = {
   title: 'HACCP記録',
   sign: '確認して署名',
+  jumpToSign: '署名欄へ移動',
   resign: '再署名',
   signed: '署名済み',
   unsigned: '未署名',

@@ -21,6 +21,17 @@ export const isStorableText = (value: string) => STORABLE_TEXT.test(value);
  */
 export const dbText = (params?: Parameters<typeof z.string>[0], message = UNSTORABLE_TEXT_MESSAGE) => z.string(params).regex(STORABLE_TEXT, message);
 
+/**
+ * A name (of a store, user, group, company, notice…): one line of text, since names are put into
+ * mail subjects and bodies, CSV cells and headers. Refuses every control character (CR, LF, TAB,
+ * ESC, DEL, C1 …), so a name can never add a line to a mail (issue 30 item 6).
+ */
+const NAME_TEXT = /^[^\p{Cc}]*$/u;
+
+export const NAME_CONTROL_MESSAGE = '改行や制御文字は使用できません';
+
+export const nameText = (params?: Parameters<typeof z.string>[0]) => dbText(params).regex(NAME_TEXT, NAME_CONTROL_MESSAGE);
+
 /** The ranges of PostgreSQL's integer columns: an input number past its column's is refused, not a 500. */
 export const INT4_MAX = 2_147_483_647;
 export const SMALLINT_MAX = 32_767;

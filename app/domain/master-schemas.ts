@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyNumber, dbText, INT4_MAX, SMALLINT_MAX } from './input-schemas';
+import { bodyNumber, dbText, INT4_MAX, nameText, SMALLINT_MAX } from './input-schemas';
 
 // The system masters (001 §2, §3, §5, §7, §9): user groups, companies and store groups. One
 // schema per input, shared by the /on-reco calls and the console's forms and lists.
@@ -49,7 +49,7 @@ const pageNo = z.coerce.number({ invalid_type_error: 'page_no must be a number' 
 const pageCount = z.coerce.number({ invalid_type_error: 'page_count must be a number' }).int().min(1).max(100, 'page_count is at most 100').default(MASTER_PAGE_SIZE);
 
 const requiredText = (max: number) =>
-  dbText({ required_error: MASTER_MESSAGES.required, invalid_type_error: MASTER_MESSAGES.required })
+  nameText({ required_error: MASTER_MESSAGES.required, invalid_type_error: MASTER_MESSAGES.required })
     .trim()
     .min(1, MASTER_MESSAGES.required)
     .refine((value) => [...value].length <= max, MASTER_MESSAGES.tooLong(max));

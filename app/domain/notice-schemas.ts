@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dbText } from './input-schemas';
+import { dbText, nameText } from './input-schemas';
 import { NOTICE_CONTENT_MAX, NOTICE_POPUP_STEP, NOTICE_TITLE_MAX } from './notices';
 
 export const NOTICE_MESSAGES = {
@@ -16,7 +16,7 @@ export { NOTICE_BAR_DAYS, NOTICE_CONTENT_MAX, NOTICE_POPUP_STEP, NOTICE_TITLE_MA
 const chars = (value: string) => [...value].length;
 
 export const NoticeSchema = z.object({
-  title: dbText().trim().min(1, NOTICE_MESSAGES.required).refine((v) => chars(v) <= NOTICE_TITLE_MAX, NOTICE_MESSAGES.titleTooLong),
+  title: nameText().trim().min(1, NOTICE_MESSAGES.required).refine((v) => chars(v) <= NOTICE_TITLE_MAX, NOTICE_MESSAGES.titleTooLong),
   content: dbText().trim().min(1, NOTICE_MESSAGES.required).refine((v) => chars(v) <= NOTICE_CONTENT_MAX, NOTICE_MESSAGES.contentTooLong),
 });
 

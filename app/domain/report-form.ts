@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyNumber, dbText, INT4_MAX } from './input-schemas';
+import { bodyNumber, dbText, INT4_MAX, nameText } from './input-schemas';
 import { fromJapan, japanParts, parseCompact, parseHourMinute, toCompactDateTime } from './japan-time';
 import type { ReportFormat, ReportInterval, ReportType } from './report-document';
 
@@ -13,6 +13,8 @@ export const OUTPUT_FORMAT = { pdf: 1, csv: 2 } as const;
 export const OUTPUT_FORMAT_LABELS: Record<ReportFormat, string> = { 1: 'PDF', 2: 'CSV' };
 
 export const REGULAR_REPORTS_MAX = 10;
+/** One-off reports waiting to be made, at most, per user and per store (decision 244). */
+export const QUEUED_REPORTS_MAX = { perUser: 5, perStore: 20 } as const;
 export const INTERVAL_MIN = 10;
 export const INTERVAL_MAX = 720;
 export const INTERVAL_STEP = 10;
@@ -40,6 +42,9 @@ export const REPORT_MESSAGES = {
   sensors: 'センサーを選択してください',
   mailRequired: 'メールアドレスを入力してください',
   mailFormat: 'メールアドレスの形式が違います',
+  queuedPerUser: `作成中のレポートが${QUEUED_REPORTS_MAX.perUser}件あります。作成が終わってから依頼してください`,
+  queuedPerStore: `この店舗の作成中のレポートが${QUEUED_REPORTS_MAX.perStore}件あります。作成が終わってから依頼してください`,
+  mailUnknown: '登録ユーザーのメールアドレスのみ指定できます（それ以外の宛先は管理者が設定します）',
   timeFormat: '時刻の形式が違います',
   timesRequired: '時刻を指定してください',
   timesMax: `指定時刻は${SPECIFIED_TIMES_MAX}件までです`,
@@ -173,8 +178,8 @@ export const ReportSaveSchema = z
   .object({
     store_id: dbText().trim().min(1).max(20),
     setting_no: z.preprocess(blankToNull, bodyNumber(z.coerce.number().int().positive().max(INT4_MAX)).nullable()).default(null),
-    setting_name: dbText().trim().max(SETTING_NAME_MAX, maxLength(SETTING_NAME_MAX)).default(''),
-    file_name: dbText({ required_error: REPORT_MESSAGES.required })
+    setting_name: nameText().trim().max(SETTING_NAME_MAX, maxLength(SETTING_NAME_MAX)).default(''),
+    file_name: nameText({ required_error: REPORT_MESSAGES.required })
       .trim()
       .min(1, REPORT_MESSAGES.required)
       .max(FILE_NAME_MAX, maxLength(FILE_NAME_MAX))
@@ -376,8 +381,13 @@ const isoDay = (at: Date) => {
   return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 };
 
-/** The form's defaults (001 §4): sequential on create, regular on the edit page; month; every 10 minutes; PDF; mail on with the attachment. */
-export function defaultFormValues(now: Date, regular: boolean): ReportFormValues {
+/**
+ * The form's defaults (001 §4): sequential on create, regular on the edit page; month; every 10
+ * minutes; PDF; mail on with the attachment, addressed to the creating user; a user without an
+ * address starts with mail off, so a first save does not fail on an address nobody entered
+ * (decision 272).
+ */
+export function defaultFormValues(now: Date, regular: boolean, ownAddress: string | null = null): ReportFormValues {
   return {
     regular_report: regular ? '1' : '0',
     setting_name: '',
@@ -391,8 +401,8 @@ export function defaultFormValues(now: Date, regular: boolean): ReportFormValues
     output_format: '1',
     option1: false,
     option2: false,
-    mail_flg: '1',
-    mail_addresses: '',
+    mail_flg: ownAddress ? '1' : '0',
+    mail_addresses: ownAddress ?? '',
     attachment_flg: true,
     equipment_ids: [],
   };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BLE_ADDRESS, HeardRequestSchema, HeardSensorSchema, MAX_FUTURE_MS, MAX_HEARD_PER_REPORT } from '../../gateway/protocol';
 import { type DefrostTime, parseDefrostTimes } from './defrost';
 import { FURNITURE_KIND_COUNT } from './furniture-kinds';
-import { dbText, INT4_MAX } from './input-schemas';
+import { dbText, INT4_MAX, nameText } from './input-schemas';
 import { parseCompact } from './japan-time';
 
 // Sensor settings (issue 12; 001 §2 Sensor edit, §3 Sensor fields, §4, §5, §9): the one input of
@@ -93,7 +93,7 @@ const SensorSaveRawSchema = z.object({
   updated_at: z.preprocess((value) => (blank(value) ? undefined : value), dbText().max(40).optional()),
   /** The BLE address; required when creating (no equipment_id), ignored when updating. */
   serial_no: z.preprocess((value) => (blank(value) ? undefined : value), dbText().max(40).optional()),
-  equipment_name: dbText({ required_error: SENSOR_MESSAGES.required, invalid_type_error: SENSOR_MESSAGES.required }).max(1000, `${SENSOR_NAME_MAX}文字以内で入力してください`),
+  equipment_name: nameText({ required_error: SENSOR_MESSAGES.required, invalid_type_error: SENSOR_MESSAGES.required }).max(1000, `${SENSOR_NAME_MAX}文字以内で入力してください`),
   installation_datetime: z.unknown().optional(),
   removal_datetime: z.unknown().optional(),
   measure_target_equipment_kind_id: z.unknown().optional(),

@@ -5,9 +5,11 @@ import { type AlertCode, alertText, isAlertCode, isTemperatureAlert, type Langua
 import { roundTenth } from './format';
 import { parseCompact } from './japan-time';
 import type { SensorTemperature } from './levels';
+import type { StoppableAlertView } from './alert-history';
+import { isSensorError, isSensorWarning, SENSOR_STATUS, type SensorStatus } from './sensor-status';
 import { ja } from './texts/ja';
 
-export type SensorStatus = 0 | 1 | 2;
+export type { SensorStatus };
 
 /** One sensor of GET /v1/store_sensors: the specification's fields, then our extension (decision 020). */
 export interface StoreSensor {
@@ -46,6 +48,9 @@ export interface SensorToday {
   alert_count: number;
   points: SparkPoint[];
 }
+
+/** What the sensor pop-up fetches when it opens: today, and the alerts it offers to stop. */
+export type SensorPopupData = SensorToday & { open_alerts: StoppableAlertView[] };
 
 export interface StoreSensors {
   store_id: string;
@@ -90,9 +95,9 @@ export function readingTemperature(reading: { temperature: number | null; error:
  * and lower, shows none; one with a temperature alert and a battery alert still shows it.
  */
 export function warningSeverity(status: number, temperature: SensorTemperature, alerts: readonly AlertCode[]): 1 | 2 | null {
-  if (status !== 1 && status !== 2) return null;
+  if (!isSensorWarning(status) && !isSensorError(status)) return null;
   if (temperature === 'DEF' && alerts.slice(1).every(isTemperatureAlert)) return null;
-  return status;
+  return isSensorError(status) ? SENSOR_STATUS.error : SENSOR_STATUS.warning;
 }
 
 /** Each distinct alert text once (000 §8), in the order of the codes. */

@@ -68,3 +68,12 @@ export function storeFormValuesOf(store: StoreInfo): StoreFormValues {
 export function storeFormProblems(values: Pick<StoreFormValues, 'company_id'>): Record<string, string> {
   return values.company_id ? {} : { company_id: '選択してください' };
 }
+
+/**
+ * A user group may be a store's when it is of the store's company or of none yet (decision 271):
+ * a group's companies are those of the stores linked to it and of the users in it, so a group
+ * made for a new store, still unused, can be chosen for it.
+ */
+export function usergroupFitsCompany(groupCompanies: readonly string[], companyId: string): boolean {
+  return groupCompanies.length === 0 || groupCompanies.includes(companyId);
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dbText } from './input-schemas';
+import { nameText } from './input-schemas';
 import { type SensorSave, SensorSaveDocumentedSchema, SensorSaveSchema } from './sensor-settings';
 import { STORE_MESSAGES, type StoreSaveInput, StoreFieldsSchema, StoreIdSchema, USERGROUPS_MAX, UsergroupIdSchema, checkStorePeriod, maxLength } from './store-schemas';
 
@@ -25,6 +25,23 @@ export const IMPORT_MESSAGES = {
 
 const addAt = (ctx: z.RefinementCtx, path: (string | number)[], message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, path, message });
 
+/** How long reading an import may hold the event loop before it hands it back (decision 279). */
+export const IMPORT_SLICE_MS = 10;
+
+/**
+ * A checkpoint for a long read: after each unit of work, `await pause()` gives the event loop back
+ * once IMPORT_SLICE_MS have passed, so the web process keeps answering while a 5,000-store import
+ * is read (the schemas below are async for it: parse them with safeParseAsync).
+ */
+function timeSlices(): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < IMPORT_SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
+
 const SensorEntriesSchema = z.array(z.record(z.unknown()), { invalid_type_error: 'sensors is a list of sensor objects' }).max(IMPORT_MAX_SENSORS, IMPORT_MESSAGES.tooManySensors);
 
 /**
@@ -32,25 +49,26 @@ const SensorEntriesSchema = z.array(z.record(z.unknown()), { invalid_type_error:
  * equipment_id: the store's sensor of that serial is the one meant). A serial twice in the list
  * is refused at its second place. Issues keep their place under `at`.
  */
-function readSensors(storeId: string, sensors: readonly Record<string, unknown>[], ctx: z.RefinementCtx, at: (string | number)[]): SensorSave[] {
+async function readSensors(storeId: string, sensors: readonly Record<string, unknown>[], ctx: z.RefinementCtx, at: (string | number)[], pause: () => Promise<void>): Promise<SensorSave[]> {
   const read: SensorSave[] = [];
   const serials = new Set<string>();
-  sensors.forEach((sensor, index) => {
+  for (const [index, sensor] of sensors.entries()) {
+    await pause();
     const parsed = SensorSaveSchema.safeParse({ ...sensor, store_id: storeId, equipment_id: undefined, updated_at: undefined });
     if (!parsed.success) {
       // The store's own id is checked once, at the store.
       for (const issue of parsed.error.issues) if (issue.path[0] !== 'store_id') addAt(ctx, [...at, index, ...issue.path], issue.message);
-      return;
+      continue;
     }
     const serial = parsed.data.serial_no!;
     if (serials.has(serial)) addAt(ctx, [...at, index, 'serial_no'], IMPORT_MESSAGES.repeated);
     serials.add(serial);
     read.push(parsed.data);
-  });
+  }
   return read;
 }
 
-const UsergroupNameSchema = dbText({ invalid_type_error: STORE_MESSAGES.choose }).trim().min(1, STORE_MESSAGES.choose).max(USERGROUP_NAME_MAX, maxLength(USERGROUP_NAME_MAX));
+const UsergroupNameSchema = nameText({ invalid_type_error: STORE_MESSAGES.choose }).trim().min(1, STORE_MESSAGES.choose).max(USERGROUP_NAME_MAX, maxLength(USERGROUP_NAME_MAX));
 
 /** The store fields of an import: the store save's entity, its user groups by id or by name. */
 const ImportStoreFieldsSchema = StoreFieldsSchema.omit({ usergroup: true })
@@ -74,7 +92,7 @@ const issuesAt = (ctx: z.RefinementCtx, at: (string | number)[], error: z.ZodErr
  * One store of an import with its sensors. The store and each sensor are read apart, so a bad
  * store field does not hide its sensors' errors: a file is told all that is wrong at once.
  */
-function readStore(raw: unknown, ctx: z.RefinementCtx, at: (string | number)[]): ImportStore | null {
+async function readStore(raw: unknown, ctx: z.RefinementCtx, at: (string | number)[], pause: () => Promise<void>): Promise<ImportStore | null> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     addAt(ctx, at, 'a store is an object');
     return null;
@@ -85,7 +103,7 @@ function readStore(raw: unknown, ctx: z.RefinementCtx, at: (string | number)[]):
   if (!store.success) issuesAt(ctx, at, store.error);
   if (!entries.success) issuesAt(ctx, [...at, 'sensors'], entries.error);
   const storeId = typeof fields.store_id === 'string' ? fields.store_id.trim() : '';
-  const sensors = entries.success ? readSensors(storeId, entries.data, ctx, [...at, 'sensors']) : [];
+  const sensors = entries.success ? await readSensors(storeId, entries.data, ctx, [...at, 'sensors'], pause) : [];
   if (!store.success) return null;
   const { usergroup_names, ...entity } = store.data;
   if (entity.usergroup.length + usergroup_names.length === 0) addAt(ctx, [...at, 'usergroup_names'], STORE_MESSAGES.choose);
@@ -111,7 +129,7 @@ export const StoreImportRequestSchema = z
     dry_run: DryRunSchema,
     stores: z.array(z.unknown(), { required_error: 'stores is required', invalid_type_error: 'stores is a list of stores' }).min(1, 'stores is empty').max(IMPORT_MAX_STORES, `at most ${IMPORT_MAX_STORES} stores an import`),
   })
-  .transform((request, ctx) => {
+  .transform(async (request, ctx) => {
     for (const field of UNIQUE_IN_FILE) {
       const seen = new Set<string>();
       request.stores.forEach((raw, index) => {
@@ -121,7 +139,9 @@ export const StoreImportRequestSchema = z
         seen.add(value);
       });
     }
-    const stores = request.stores.map((raw, index) => readStore(raw, ctx, ['stores', index]));
+    const pause = timeSlices();
+    const stores: (ImportStore | null)[] = [];
+    for (const [index, raw] of request.stores.entries()) stores.push(await readStore(raw, ctx, ['stores', index], pause));
     if (stores.reduce((sum, entry) => sum + (entry?.sensors.length ?? 0), 0) > IMPORT_MAX_SENSORS) addAt(ctx, ['stores'], IMPORT_MESSAGES.tooManySensors);
     return { dry_run: request.dry_run, stores: stores.filter((entry): entry is ImportStore => entry !== null) };
   });
@@ -129,10 +149,10 @@ export const StoreImportRequestSchema = z
 export type StoreImportRequest = z.output<typeof StoreImportRequestSchema>;
 
 /** POST /v1/equipments/import: sensors of one store. */
-export const SensorImportRequestSchema = StoreIdSchema.extend({ dry_run: DryRunSchema, sensors: SensorEntriesSchema.min(1, 'sensors is empty') }).transform((request, ctx) => ({
+export const SensorImportRequestSchema = StoreIdSchema.extend({ dry_run: DryRunSchema, sensors: SensorEntriesSchema.min(1, 'sensors is empty') }).transform(async (request, ctx) => ({
   dry_run: request.dry_run,
   store_id: request.store_id,
-  sensors: readSensors(request.store_id, request.sensors, ctx, ['sensors']),
+  sensors: await readSensors(request.store_id, request.sensors, ctx, ['sensors'], timeSlices()),
 }));
 
 export type SensorImportRequest = z.output<typeof SensorImportRequestSchema>;

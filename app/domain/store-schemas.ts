@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { bodyNumber, dbText, INT4_MAX } from './input-schemas';
+import { bodyNumber, dbText, INT4_MAX, nameText } from './input-schemas';
 import { parseCompact } from './japan-time';
-import { WORKING_STATE } from './working-state';
 
 // The store master and the store management page (000 §2 Store management, §4, §7;
 // 001 §3, §5, §8): the store save of POST /v1/stores (create and update), gateway exchange,
@@ -20,6 +19,12 @@ export const STORE_MESSAGES = {
   exchangeFailed: '交換に失敗しました',
   removalFailed: '撤去に失敗しました',
   removalConfirm: '本当に撤去してもよろしいですか？',
+  // Not in the specifications (they give no message for it): decision 245.
+  staffGroup: 'システム管理者・保守のユーザーグループは店舗に割り当てられません',
+  // Decision 271, beside the specifications' 選択した会社の店舗グループではありません.
+  otherCompanyGroup: '選択した会社のユーザーグループではありません',
+  // Decision 277: a manager may unlink only a group they could link back.
+  unremovableGroup: 'ご自身で割り当て直せないユーザーグループ（上位・同位の管理者のグループなど）は店舗から外せません',
 } as const;
 
 export const maxLength = (max: number) => `${max}文字以内で入力してください`;
@@ -47,7 +52,7 @@ export type UniqueStoreField = keyof typeof DUPLICATE_FIELD_MESSAGES;
 const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
 
 const requiredText = (max: number) =>
-  dbText({ required_error: STORE_MESSAGES.required, invalid_type_error: STORE_MESSAGES.required })
+  nameText({ required_error: STORE_MESSAGES.required, invalid_type_error: STORE_MESSAGES.required })
     .trim()
     .min(1, STORE_MESSAGES.required)
     .max(max, maxLength(max));
@@ -167,31 +172,6 @@ export const RemovalRequestSchema = z.object({
     .transform((value) => value ?? ''),
 });
 
-// ---- working state rules (000 §4) ----
-
-
-
-/** Gateway exchange is allowed while operating or removed. */
-export function canExchangeGateway(state: number | null): boolean {
-  return state === WORKING_STATE.operating || state === WORKING_STATE.removed;
-}
-
-/** Removal is offered only for an operating store that has a gateway. */
-export function canRemoveStore(state: number | null, gatewayInfo: string | null): boolean {
-  return state === WORKING_STATE.operating && gatewayInfo !== null && gatewayInfo !== '';
-}
-
-/**
- * The working state after the store's gateway changes (an exchange, or a store save with
- * another gateway_info): a new gateway means waiting for its first communication (0), which
- * ingest turns into operating (1); no gateway means no operation info (null), except that a
- * removed store stays removed.
- */
-export function workingStateAfterGatewayChange(previous: number | null, gatewayInfo: string | null): number | null {
-  if (gatewayInfo !== null) return WORKING_STATE.waitingForFirstCommunication;
-  return previous === WORKING_STATE.removed ? WORKING_STATE.removed : null;
-}
-
 // ---- gateway PIN ----
 
 export const PIN_LENGTH = 6;
@@ -206,11 +186,6 @@ export function pinEffectiveTime(issuedAt: Date): Date {
 export function pinCodeOf(randomBelowMillion: number): string {
   if (!Number.isInteger(randomBelowMillion) || randomBelowMillion < 0 || randomBelowMillion >= 10 ** PIN_LENGTH) throw new RangeError('PIN source out of range');
   return String(randomBelowMillion).padStart(PIN_LENGTH, '0');
-}
-
-/** Whether a store may hold a PIN: a removed store has no gateway to pair until an exchange. */
-export function canHoldPin(state: number | null): boolean {
-  return state !== WORKING_STATE.removed;
 }
 
 // ---- answers ----

@@ -116,3 +116,19 @@ export const reportUrl = {
  * 'failed'. Here rather than in master-schemas.ts: the page kit reads it in the browser.
  */
 export const DELETE_FAILED_PARAM = 'delete_failed';
+
+/**
+ * Where sign-in goes afterwards: a path of this console (from the page that asked for sign-in,
+ * e.g. a mail's link), never another site (`//host`, `/\host` or an absolute URL), else the dashboard.
+ */
+export function safeRedirectTarget(value: string | null | undefined): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return appUrl.dashboard;
+  if (value === appUrl.login || value.startsWith(`${appUrl.login}?`)) return appUrl.dashboard;
+  return value;
+}
+
+/** The sign-in page that returns to `redirectTo` (a path with its query) afterwards. */
+export function loginUrl(options: { redirectTo?: string | null; expired?: boolean } = {}): string {
+  const redirectTo = options.redirectTo && safeRedirectTarget(options.redirectTo) !== appUrl.dashboard ? options.redirectTo : undefined;
+  return withQuery(appUrl.login, { expired: options.expired ? 1 : undefined, redirectTo });
+}

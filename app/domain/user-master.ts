@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyNumber, dbText, INT4_MAX } from './input-schemas';
+import { bodyNumber, dbText, INT4_MAX, nameText } from './input-schemas';
 import { AUTHORITY, roleOf } from './roles';
 import { StoreUserSchema } from './store-schemas';
 
@@ -38,13 +38,6 @@ export const USER_DUPLICATE_MESSAGES = {
 } as const;
 export type UniqueUserField = keyof typeof USER_DUPLICATE_MESSAGES;
 
-/** alert_filter (001 §4): 0 occurrence and recovery, 1 occurrence only, 2 none. */
-export const ALERT_FILTER_LABELS: Record<number, string> = { 0: '発生・復旧時', 1: '発生時のみ', 2: '通知しない' };
-/** The list's alert column: 2 is a dash, an unknown value 不明. */
-export function alertFilterText(value: number): string {
-  if (value === 2) return '–';
-  return ALERT_FILTER_LABELS[value] ?? '不明';
-}
 export const LANGUAGE_LABELS = { JP: '日本語', US: '英語' } as const;
 
 /** A new user's defaults (001 §4): active, notify, occurrence only, JP, three empty mails, one empty group select. */
@@ -92,7 +85,7 @@ export const UserSaveSchema = z
       .min(1, USER_MESSAGES.required)
       .regex(/^[A-Za-z0-9]+$/, USER_MESSAGES.alphanumeric)
       .max(LOGIN_ID_MAX, maxLength(LOGIN_ID_MAX)),
-    user_name: dbText({ required_error: USER_MESSAGES.required, invalid_type_error: USER_MESSAGES.required })
+    user_name: nameText({ required_error: USER_MESSAGES.required, invalid_type_error: USER_MESSAGES.required })
       .trim()
       .min(1, USER_MESSAGES.required)
       .max(USER_NAME_MAX, maxLength(USER_NAME_MAX)),

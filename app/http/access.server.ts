@@ -3,8 +3,8 @@ import { Authenticator } from 'remix-auth';
 import { FormStrategy } from 'remix-auth-form';
 import { type Db, getDb } from '~/db/db.server';
 import { can, type Permission } from '~/domain/roles';
+import { loginUrl } from '~/domain/urls';
 import { lookUpAccessToken } from '~/models/access-tokens.server';
-import { storeOfGatewayToken } from '~/models/gateways.server';
 import { canViewStore } from '~/models/stores.server';
 import { getViewerById, type Viewer } from '~/models/users.server';
 import { type AuthInfo, logIn } from '~/services/auth.server';
@@ -12,6 +12,7 @@ import type { ClientOrigin } from '~/models/request-limits.server';
 import { noteRequestGateway, noteRequestUser, rememberedForRequest } from './server/request-context.server';
 import { jsonAnswer } from './json-answer.server';
 import { clearSessionHeaders, readSession } from './session.server';
+import { storeOfGatewayTokenCached } from '~/services/gateway-tokens.server';
 
 // Auth helpers throw (a redirect, a 401/403/404) so that routes never branch on auth.
 
@@ -42,13 +43,25 @@ export function consoleAuthenticator(db: Db, origin: ClientOrigin): Authenticato
   return authenticator;
 }
 
+/**
+ * The page to come back to after sign-in (a mail's link followed while signed out): the path
+ * and query of a GET, without Remix's `_data` (a client-side navigation asks with it). A form
+ * post has no page to come back to.
+ */
+function returnPathOf(request: Request): string | null {
+  const url = new URL(request.url);
+  // Resource routes (images, event streams) are not pages one comes back to.
+  if (request.method !== 'GET' || url.pathname.startsWith('/resources/')) return null;
+  url.searchParams.delete('_data');
+  return `${url.pathname}${url.search}`;
+}
+
 /** The signed-in console user; otherwise a redirect to /login (with the expiry notice when the token ran out). */
 export async function requireUser(request: Request): Promise<Viewer> {
   const { token } = await readSession(request);
   const viewer = await viewerOfToken(token);
   if (viewer && viewer !== 'expired') return viewer;
-  const target = viewer === 'expired' ? '/login?expired=1' : '/login';
-  throw redirect(target, { headers: token ? await clearSessionHeaders(request) : undefined });
+  throw redirect(loginUrl({ expired: viewer === 'expired', redirectTo: returnPathOf(request) }), { headers: token ? await clearSessionHeaders(request) : undefined });
 }
 
 /** The signed-in user when they hold the permission; otherwise 403. */
@@ -106,7 +119,7 @@ export async function requireApiStoreAccess(viewer: Viewer, storeId: string): Pr
 /** The store of the gateway token on a gateway call; user tokens and revoked ones get 401. */
 export async function requireGatewayStore(request: Request): Promise<string> {
   const token = bearerTokenOf(request);
-  const storeId = token ? await storeOfGatewayToken(getDb(), token) : null;
+  const storeId = token ? await storeOfGatewayTokenCached(getDb(), token) : null;
   if (!storeId) throw apiError(401, 'invalid_token', 'A valid gateway token is required.');
   noteRequestGateway(storeId);
   return storeId;

@@ -120,7 +120,8 @@ async function readInput<A>(call: ApiCall, options: ApiRouteOptions<A>, request:
     throw new Error(`${call.id}: a ${declared.encoding} body needs the route's readBody`);
   }
   const schema: Schema = typeof declared.schema === 'function' ? declared.schema(now) : declared.schema;
-  const parsed = schema.safeParse(raw);
+  // Async: an import's schema hands the event loop back while it reads (decision 279).
+  const parsed = await schema.safeParseAsync(raw);
   if (!parsed.success) {
     const fields = fieldErrors(parsed.error);
     throw options.invalid ? options.invalid(fields) : invalidRequest(fields);
@@ -136,10 +137,13 @@ function answerOf(call: ApiCall, answer: unknown): Response {
 
 /**
  * readBody of a DELETE whose input 001 §7 sends in the query (`DELETE …/edit?usergroup_id=`): the
- * query when the request has no body, else the body as any json-or-form call reads it (415 for
- * another type). Both carry the same declared fields.
+ * query when the request carries no body, else the body as any json-or-form call reads it (415 for
+ * another type). Both carry the same declared fields. "No body" is judged by the headers: the
+ * Express adapter gives every DELETE a body stream, empty or not.
  */
 export async function queryOrBody(request: Request): Promise<{ fields: unknown; attachments: undefined }> {
-  if (request.body === null && !request.headers.get('Content-Type')) return { fields: searchParamsOf(request), attachments: undefined };
+  const length = request.headers.get('Content-Length');
+  const bodiless = !request.headers.get('Content-Type') && !request.headers.get('Transfer-Encoding') && (length === null || length.trim() === '0');
+  if (request.body === null || bodiless) return { fields: searchParamsOf(request), attachments: undefined };
   return { fields: await bodyOf(request), attachments: undefined };
 }

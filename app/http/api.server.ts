@@ -1,7 +1,10 @@
 import { json } from '@remix-run/node';
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 import { apiError } from './access.server';
+
+const gunzipAsync = promisify(gunzip);
 
 // Parsing of /on-reco inputs: one zod schema per input; a bad input is a 400 that names each
 // field and its reason, and changes nothing.
@@ -15,9 +18,19 @@ export function fieldErrors(error: ZodError): Record<string, string> {
   return fields;
 }
 
+/**
+ * At most this many field errors in an answer (the first ones, in the input's order), with
+ * `error_count` telling how many there were: a 5,000-store import that is wrong everywhere is
+ * answered in a few kilobytes, not megabytes (decision 279).
+ */
+export const INVALID_FIELDS_SHOWN = 100;
+
 export function invalidRequest(fields: Record<string, string>): Response {
-  const description = Object.entries(fields).map(([field, reason]) => `${field}: ${reason}`).join('; ');
-  return apiError(400, 'invalid_request', description, { fields });
+  const entries = Object.entries(fields);
+  const shown = entries.slice(0, INVALID_FIELDS_SHOWN);
+  const more = entries.length - shown.length;
+  const description = shown.map(([field, reason]) => `${field}: ${reason}`).join('; ') + (more > 0 ? `; … and ${more} more` : '');
+  return apiError(400, 'invalid_request', description, { fields: Object.fromEntries(shown), ...(more > 0 ? { error_count: entries.length } : {}) });
 }
 
 export function parseOrThrow<T>(schema: ZodType<T, ZodTypeDef, unknown>, input: unknown): T {
@@ -43,9 +56,31 @@ export function unsupportedMediaType(accepted: readonly string[]): Response {
   return apiError(415, 'unsupported_media_type', `Send the body as ${accepted.join(' or ')}.`);
 }
 
-async function jsonOf(request: Request): Promise<unknown> {
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const SHIFT_JIS = new TextDecoder('shift_jis', { fatal: true });
+
+/**
+ * A JSON body's text. JSON is UTF-8 (RFC 8259): other bytes are refused, naming Shift_JIS (CP932)
+ * when they read as it (Excel's CSVs in Japan), instead of being stored as U+FFFD (issue 30).
+ */
+function utf8Text(bytes: Uint8Array): string {
   try {
-    return await request.json();
+    return UTF8.decode(bytes);
+  } catch {
+    let shiftJis = true;
+    try {
+      SHIFT_JIS.decode(bytes);
+    } catch {
+      shiftJis = false;
+    }
+    throw invalidRequest({ _: shiftJis ? 'the body is Shift_JIS (CP932) text, not UTF-8: send JSON in UTF-8' : 'the body is not UTF-8 text: send JSON in UTF-8' });
+  }
+}
+
+async function jsonOf(request: Request): Promise<unknown> {
+  const text = utf8Text(new Uint8Array(await request.arrayBuffer()));
+  try {
+    return JSON.parse(text);
   } catch {
     throw invalidRequest({ _: 'the body is not valid JSON' });
   }
@@ -78,14 +113,16 @@ export async function gzipJsonBodyOf(request: Request, maxBytes: number): Promis
   let body = Buffer.from(await request.arrayBuffer());
   if ((request.headers.get('Content-Encoding') ?? '').toLowerCase() === 'gzip') {
     try {
-      body = gunzipSync(body, { maxOutputLength: maxBytes });
+      // On libuv's thread pool: an import's 32 MB do not hold the event loop (decision 279).
+      body = await gunzipAsync(body, { maxOutputLength: maxBytes });
     } catch {
       throw apiError(400, 'invalid_request', 'The body is not valid gzip or is too large.');
     }
   }
   if (body.length > maxBytes) throw apiError(413, 'invalid_request', 'The body is too large.');
+  const text = utf8Text(body);
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw apiError(400, 'invalid_request', 'The body is not valid JSON.');
   }

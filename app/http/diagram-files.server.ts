@@ -1,6 +1,7 @@
 import { MaxPartSizeExceededError, type UploadHandler, unstable_parseMultipartFormData } from '@remix-run/node';
 import { classifyDiagramFile, DIAGRAM_MESSAGES, diagramNameOf, downloadNameOf, MAX_DIAGRAM_BYTES, MAX_DIAGRAM_FILES, MAX_DIAGRAM_UPLOAD_BYTES } from '~/domain/diagram';
 import type { DiagramFile, UploadedDiagram } from '~/models/diagrams.server';
+import { discardBody } from './api.server';
 
 // Diagram files over HTTP: reading an upload (multipart store_id + item_images[]) with its
 // limits, typed by content, and serving a stored file so that it can never run script.
@@ -18,6 +19,8 @@ export type UploadFailure = {
   fileName?: string;
   /** The text fields read before the failure (form fields come before the files). */
   fields: Record<string, string>;
+  /** The body was left part-read: the answer must close the connection (closeIfUnread). */
+  unread?: true;
 };
 
 export type UploadResult = { ok: true; fields: Record<string, string>; files: UploadedDiagram[] } | UploadFailure;
@@ -29,6 +32,12 @@ export async function readDiagramUpload(request: Request): Promise<UploadResult>
   const fields: Record<string, string> = {};
   const length = Number(request.headers.get('Content-Length') ?? '0');
   if (length > MAX_DIAGRAM_UPLOAD_BYTES) return { ok: false, status: 413, reason: 'too_large', detail: `the upload is larger than ${MAX_DIAGRAM_FILES} files of ${MAX_DIAGRAM_BYTES} bytes`, fields };
+  if (!/^multipart\/form-data\b/i.test(request.headers.get('Content-Type') ?? '')) {
+    // Read what was sent (bounded by the length checked above) before answering, so that a
+    // kept-alive connection goes on to serve the client's next request.
+    await discardBody(request, MAX_DIAGRAM_UPLOAD_BYTES);
+    return { ok: false, status: 400, reason: 'malformed', detail: 'the body is not multipart/form-data', fields };
+  }
   let fileCount = 0;
   const handler: UploadHandler = async ({ name, filename, data }) => {
     if (typeof filename === 'string') {
@@ -66,9 +75,10 @@ export async function readDiagramUpload(request: Request): Promise<UploadResult>
   try {
     form = await unstable_parseMultipartFormData(request, handler);
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) return { ok: false, status: 413, reason: 'too_large', detail: `${error.field} is larger than ${error.maxBytes} bytes`, fileName: error.field, fields };
-    if (error instanceof TooManyFiles) return { ok: false, status: 400, reason: 'too_many', detail: `at most ${MAX_DIAGRAM_FILES} files per upload`, fields };
-    return { ok: false, status: 400, reason: 'malformed', detail: 'the body is not multipart/form-data', fields };
+    // The parser stopped inside the body and holds its stream: the rest cannot be drained here.
+    if (error instanceof MaxPartSizeExceededError) return { ok: false, status: 413, reason: 'too_large', detail: `${error.field} is larger than ${error.maxBytes} bytes`, fileName: error.field, fields, unread: true };
+    if (error instanceof TooManyFiles) return { ok: false, status: 400, reason: 'too_many', detail: `at most ${MAX_DIAGRAM_FILES} files per upload`, fields, unread: true };
+    return { ok: false, status: 400, reason: 'malformed', detail: 'the body is not multipart/form-data', fields, unread: true };
   }
   const files: UploadedDiagram[] = [];
   for (const value of form.values()) {
@@ -80,6 +90,16 @@ export async function readDiagramUpload(request: Request): Promise<UploadResult>
   }
   if (files.length === 0) return { ok: false, status: 400, reason: 'no_file', detail: 'choose a file in item_images[]', fields };
   return { ok: true, fields, files };
+}
+
+/**
+ * The answer to a refused upload, with `Connection: close` when the body was left part-read: the
+ * unread bytes would otherwise be taken for the next request on a kept-alive connection (and
+ * hold it until a timeout resets it).
+ */
+export function closeIfUnread<R extends Response>(failure: UploadFailure, answer: R): R {
+  if (failure.unread) answer.headers.set('Connection', 'close');
+  return answer;
 }
 
 /** The console's message for a refused upload. */

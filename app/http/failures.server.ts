@@ -17,7 +17,7 @@ export function storeWriteError(failure: StoreWriteFailure, storeId: string): Re
     case 'not_found':
       return apiError(404, 'not_found', failure.description ?? `Store ${storeId} was not found.`);
     case 'forbidden':
-      return apiError(403, 'forbidden', failure.description ?? 'This call is not allowed for your authority.');
+      return apiError(403, 'forbidden', failure.description ?? 'This call is not allowed for your authority.', failure.fields ? { fields: failure.fields } : {});
     case 'invalid_state':
     case 'conflict':
       return apiError(409, failure.reason, failure.description);

@@ -1,6 +1,6 @@
 import type { Db } from '~/db/db.server';
 import { downloadName } from '~/domain/report-form';
-import { readReportChunk, type ReportFileInfo } from '~/models/reports.server';
+import { readReportChunk, type ReportFileInfo } from '~/models/report-history.server';
 import { apiError } from './access.server';
 
 // A produced report as a download: streamed from the database in chunks (a month PDF of many

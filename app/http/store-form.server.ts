@@ -3,6 +3,8 @@ import type { Db } from '~/db/db.server';
 import { type StoreFormValues, storeFormProblems, storeInputOf } from '~/domain/store-form';
 import { DUPLICATE_FIELD_MESSAGES, STORE_MESSAGES, StoreSaveSchema } from '~/domain/store-schemas';
 import { listCompanies, listPrefectures, listStoregroups } from '~/models/lookups.server';
+import { seesAllStores } from '~/domain/roles';
+import { usergroupCompanies, usergroupCompanyLinks } from '~/models/store-management.server';
 import { listAssignableGroups } from '~/models/user-master.server';
 import type { Viewer } from '~/models/users.server';
 import { saveStore } from '~/services/store-gateway.server';
@@ -32,10 +34,28 @@ export function storeFormValuesFromForm(form: FormData): StoreFormValues {
   };
 }
 
-/** The selects' options: companies and store groups the viewer may use, prefectures, the user groups they may assign. */
-export async function storeFormLookups(db: Db, viewer: Viewer) {
-  const [companies, storegroups, prefectures, groups] = await Promise.all([listCompanies(db, viewer), listStoregroups(db, viewer), listPrefectures(db), listAssignableGroups(db, viewer)]);
-  return { companies, storegroups, prefectures, groups: groups.map(({ usergroup_id, usergroup_name }) => ({ usergroup_id, usergroup_name })) };
+/**
+ * The selects' options: companies and store groups the viewer may use, prefectures, the user
+ * groups they may assign with the companies each is of (the form offers those of the chosen
+ * company; `storeId` on edit: the store's own links do not count, its company may change).
+ */
+export async function storeFormLookups(db: Db, viewer: Viewer, storeId: string | null = null) {
+  const [companies, storegroups, prefectures, groups, links] = await Promise.all([
+    listCompanies(db, viewer),
+    listStoregroups(db, viewer),
+    listPrefectures(db),
+    listAssignableGroups(db, viewer),
+    usergroupCompanyLinks(db, 'all'),
+  ]);
+  const companiesOf = usergroupCompanies(links, storeId);
+  // Staff groups are refused as a store's groups (checkStoreReferencesOf): not offered either.
+  const storeGroups = groups.filter((group) => !seesAllStores(group.usergroup_authority));
+  return {
+    companies,
+    storegroups,
+    prefectures,
+    groups: storeGroups.map(({ usergroup_id, usergroup_name }) => ({ usergroup_id, usergroup_name, company_ids: companiesOf.get(usergroup_id) ?? [] })),
+  };
 }
 
 /** Saves the posted store form; `{ storeId }` when saved, else the answer to render the form again with. */
@@ -51,7 +71,7 @@ export async function saveStoreForm(db: Db, viewer: Viewer, form: FormData, mode
     if (group) fields.usergroup = fields[group];
     return fail(fields, STORE_MESSAGES.banner);
   }
-  const result = await saveStore(db, viewer, parsed.data, new Date());
+  const result = await saveStore(db, viewer, parsed.data, new Date(), { createOnly: mode === 'create' });
   if (result.ok) return { storeId: parsed.data.store_id };
   switch (result.reason) {
     case 'duplicate':
@@ -59,7 +79,7 @@ export async function saveStoreForm(db: Db, viewer: Viewer, form: FormData, mode
     case 'invalid':
       return fail(result.fields, STORE_MESSAGES.saveFailed);
     case 'forbidden':
-      return fail({}, `${STORE_MESSAGES.saveFailed} この操作は許可されていません。`, 403);
+      return result.fields ? fail(result.fields, STORE_MESSAGES.saveFailed, 403) : fail({}, `${STORE_MESSAGES.saveFailed} この操作は許可されていません。`, 403);
     case 'not_found':
       return fail({}, `${STORE_MESSAGES.saveFailed} 対象が見つかりません。`, 404);
     default:

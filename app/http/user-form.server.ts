@@ -1,6 +1,7 @@
 import { json } from '@remix-run/node';
 import type { Db } from '~/db/db.server';
 import { NEW_USER_DEFAULTS, USER_DUPLICATE_MESSAGES, USER_MESSAGES, UserSaveSchema, type UserFormValues, userFormValues } from '~/domain/user-master';
+import { isNonStoreUser } from '~/domain/roles';
 import { listCompanies } from '~/models/lookups.server';
 import { getUserRow, listAssignableGroups, storeGroupIds } from '~/models/user-master.server';
 import type { Viewer } from '~/models/users.server';
@@ -87,7 +88,11 @@ export async function userFormData(db: Db, viewer: Viewer, options: { userId?: n
     const known = new Set(groups.map((group) => group.usergroup_id));
     groups = [...groups, ...user.usergroups.filter((group) => !known.has(group.usergroup_id)).map(({ usergroup_id, usergroup_name }) => ({ usergroup_id, usergroup_name }))];
   } else {
-    const preselected = options.storeId ? (await storeGroupIds(db, options.storeId)).filter((id) => groups.some((group) => group.usergroup_id === id)) : [];
+    // A store's new user gets the store's store-user groups only: a manager's or a staff group the
+    // store is linked to (staff ones from before decision 245) would make the "store user" a
+    // manager or an administrator (issue 33 item 7).
+    const storeGroups = new Set(options.storeId ? await storeGroupIds(db, options.storeId) : []);
+    const preselected = assignable.filter((group) => storeGroups.has(group.usergroup_id) && !isNonStoreUser(group.usergroup_authority)).map((group) => group.usergroup_id);
     initial = { ...NEW_USER_DEFAULTS, user_id: '', login_id: '', user_name: '', company_id: '', tel_no: '', usergroup: preselected.length > 0 ? preselected.map(String) : [''] };
   }
   return { initial, groups, companies };

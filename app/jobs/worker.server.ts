@@ -2,6 +2,8 @@ import { hostname } from 'node:os';
 import cron, { type ScheduledTask } from 'node-cron';
 import { type Db, getDb } from '~/db/db.server';
 import { claimTick, finishTick, withJobLock } from '~/models/job-locks.server';
+import { deleteWorkerHeartbeatsBefore, recordWorkerBeat, recordWorkerStopped } from '~/models/worker-heartbeats.server';
+import { getEnv } from '~/env.server';
 import { logger } from '~/services/logger.server';
 import type { Job } from './job.server';
 import { mailOutboxJob } from './mail-outbox.server';
@@ -14,6 +16,7 @@ import { gatewayHealthPurgeJob } from './gateway-health-purge.server';
 import { auditChainJob } from './audit-chain.server';
 import { measurementRetentionJob } from './retention.server';
 import { jobRunsCleanupJob } from './job-runs-cleanup.server';
+import { escalationJob } from './escalation.server';
 
 // The worker process's runner (scripts/worker.ts starts it): each job on its cron schedule.
 
@@ -21,7 +24,7 @@ const log = logger.child({ module: 'worker' });
 
 export const JOBS: readonly Job[] = [
   measurementPartitionsJob, pinExpiryJob, noCommunicationJob, mailOutboxJob, requestLimitsJob, regularReportsJob, reportJobsJob, gatewayHealthPurgeJob, auditChainJob,
-  measurementRetentionJob, jobRunsCleanupJob,
+  measurementRetentionJob, jobRunsCleanupJob, escalationJob,
 ];
 
 /**
@@ -78,7 +81,31 @@ export function latestTick(task: ScheduledTask, now: Date): Date {
   return new Date(second);
 }
 
-export function startWorker(jobs: readonly Job[] = JOBS, db: Db = getDb()) {
+/**
+ * How often a worker writes its heartbeat: a third of the time after which /readyz calls it stale,
+ * so one late beat (a busy event loop) does not turn readiness red.
+ */
+export const beatIntervalMs = (staleSeconds: number) => Math.min(5000, (staleSeconds * 1000) / 3);
+
+/** The heartbeat (app/services/readiness.server.ts reads it): written at start and every beatIntervalMs. */
+function startHeartbeat(db: Db, lane: string) {
+  const startedAt = new Date();
+  // With its lane: tests run workers of two lanes in one process.
+  const worker = `${WORKER_ID}:${lane}`;
+  const beat = () =>
+    recordWorkerBeat(db, { worker, lane, startedAt, now: new Date() }).catch((error) => log.error({ err: error }, 'heartbeat failed'));
+  void beat().then(() => deleteWorkerHeartbeatsBefore(db, new Date(Date.now() - 86_400_000)).catch((error) => log.error({ err: error }, 'heartbeat purge failed')));
+  const timer = setInterval(() => void beat(), beatIntervalMs(getEnv().ONRECO_WORKER_STALE_SECONDS));
+  return {
+    async stop() {
+      clearInterval(timer);
+      await recordWorkerStopped(db, worker, new Date()).catch((error) => log.error({ err: error }, 'heartbeat stop failed'));
+    },
+  };
+}
+
+export function startWorker(jobs: readonly Job[] = JOBS, db: Db = getDb(), lane: WorkerLane = 'all') {
+  const heartbeat = startHeartbeat(db, lane);
   // A run still going in this process when its next tick comes: that tick is skipped here.
   const running = new Map<Job, Promise<void>>();
   const run = (job: Job, tick: Date) => {
@@ -92,6 +119,14 @@ export function startWorker(jobs: readonly Job[] = JOBS, db: Db = getDb()) {
   // A tick late by up to 10 s (a busy event loop, a loaded machine) still runs: its claim, not the
   // clock, decides whether it was run already (node-cron would drop it after 1 s).
   const tasks = jobs.map((job) => ({ job, task: cron.schedule(job.schedule, (context) => run(job, context.date), { missedExecutionTolerance: job.queue ? undefined : 10_000 }) }));
+  // node-cron warns of a missed tick on the console unless it is listened for. A queue's tick
+  // is a poll the next one makes up for (at start-up, while tsx compiles, a dozen are skipped);
+  // a time-driven job's is worth a warning in our own log, with the job's name.
+  for (const { job, task } of tasks) {
+    task.on('execution:missed', (context) =>
+      job.queue ? log.debug({ job: job.name, tick: context.date }, 'queue poll skipped') : log.warn({ job: job.name, tick: context.date }, 'scheduled run missed'),
+    );
+  }
   // The catch-up: the latest tick of each such job, unless a worker ran it already.
   for (const { job, task } of tasks.filter((candidate) => candidate.job.runOnStart)) run(job, latestTick(task, new Date()));
   log.info({ jobs: jobs.map((job) => job.name), worker: WORKER_ID }, 'worker started');
@@ -105,6 +140,7 @@ export function startWorker(jobs: readonly Job[] = JOBS, db: Db = getDb()) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.all(running.values()), new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
       clearTimeout(timer);
+      await heartbeat.stop();
       await db.destroy();
     },
   };

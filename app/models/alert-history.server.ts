@@ -3,7 +3,7 @@ import type { Db } from '~/db/db.server';
 import { formatTemperature } from '~/domain/format';
 import type { AlertCode, Language } from '~/domain/alert-codes';
 import type { TransitionType } from '~/domain/alert-engine';
-import { CSV_BOM, csvLine } from '~/domain/csv';
+import { csvDocument } from '~/domain/csv';
 import {
   ALERT_HISTORY_CSV_MAX_ROWS,
   type AlertHistoryPageQuery,
@@ -11,6 +11,7 @@ import {
   type DateRange,
   type MenuSensor,
   alertHistoryCsvRows,
+  isStoppable,
   resolveCategory,
 } from '~/domain/alert-history';
 import { canViewStore, storeVisibleTo } from './stores.server';
@@ -25,16 +26,16 @@ export interface AlertHistoryFilter {
   storeId: string | null;
   /** The sensors; null is the whole store, its store-level gateway alerts included. */
   equipmentIds: number[] | null;
-  range: Pick<DateRange, 'from' | 'to'>;
+  /** null: any time (the open alerts, served by the partial index alert_history_active). */
+  range: Pick<DateRange, 'from' | 'to'> | null;
 }
 
 function filtered(db: Db, viewer: Viewer, filter: AlertHistoryFilter) {
   let query = db
     .selectFrom('alert_history as h')
     .innerJoin('stores', 'stores.store_id', 'h.store_id')
-    .where(storeVisibleTo(viewer))
-    .where('h.started_at', '>=', filter.range.from)
-    .where('h.started_at', '<', filter.range.to);
+    .where(storeVisibleTo(viewer));
+  if (filter.range !== null) query = query.where('h.started_at', '>=', filter.range.from).where('h.started_at', '<', filter.range.to);
   if (filter.storeId !== null) query = query.where('h.store_id', '=', filter.storeId);
   if (filter.equipmentIds !== null) {
     // An empty category (a kind without sensors) lists nothing.
@@ -60,6 +61,8 @@ function selectRecords(db: Db, viewer: Viewer, filter: AlertHistoryFilter) {
       's.equipment_name',
       'h.alert_id',
       'h.alert_data1',
+      'h.temperature',
+      'h.simulated_temperature',
       'h.lower_limit',
       'h.upper_limit',
       'h.started_at',
@@ -83,6 +86,8 @@ function toRecord(row: Row): AlertHistoryRecord {
     equipmentName: row.equipment_name,
     alertId: row.alert_id,
     alertData1: row.alert_data1,
+    temperature: row.temperature,
+    simulatedTemperature: row.simulated_temperature,
     lowerLimit: row.lower_limit,
     upperLimit: row.upper_limit,
     startedAt: row.started_at,
@@ -117,10 +122,33 @@ export async function exportAlertHistory(db: Db, viewer: Viewer, filter: AlertHi
   return rows.map(toRecord);
 }
 
+/** A bound for a store in trouble: far more than any screen lists (a sensor has at most a handful of codes). */
+const OPEN_ALERTS_MAX = 200;
+
+/**
+ * The alerts a user could stop now (isStoppable: active, not stopped, the latest of their pair) of
+ * some sensors of a store, newest first: what the sensor pop-up and the graph offer to stop.
+ */
+export async function listStoppableAlerts(db: Db, viewer: Viewer, storeId: string, equipmentIds: number[] | null): Promise<AlertHistoryRecord[]> {
+  const rows = await selectRecords(db, viewer, { storeId, equipmentIds, range: null })
+    .where('h.recovered_at', 'is', null)
+    .where('h.stopped_at', 'is', null)
+    .where('h.equipment_id', 'is not', null)
+    .limit(OPEN_ALERTS_MAX)
+    .execute();
+  return rows.map(toRecord).filter(isStoppable);
+}
+
+/** One history row of a store the viewer may see (the stop dialog opened from elsewhere than its page of the list). */
+export async function findAlertRecord(db: Db, viewer: Viewer, storeId: string, alertHistoryId: number): Promise<AlertHistoryRecord | null> {
+  const row = await selectRecords(db, viewer, { storeId, equipmentIds: null, range: null }).where('h.alert_history_id', '=', alertHistoryId).executeTakeFirst();
+  return row ? toRecord(row) : null;
+}
+
 /** The CSV file: UTF-8 with a BOM so that Excel reads the Japanese text. */
 export async function alertHistoryCsv(db: Db, viewer: Viewer, filter: AlertHistoryFilter, language: Language): Promise<string> {
   const records = await exportAlertHistory(db, viewer, filter);
-  return CSV_BOM + alertHistoryCsvRows(records, language).map(csvLine).join('');
+  return csvDocument(alertHistoryCsvRows(records, language));
 }
 
 /**
@@ -212,6 +240,18 @@ export async function markAlertStopped(trx: Db, storeId: string, alertHistoryId:
     .execute();
 }
 
+/** When each of the store's given alerts opened, by history id (recovery mails say how long it lasted). */
+export async function alertOpenTimes(trx: Db, storeId: string, alertHistoryIds: readonly number[]): Promise<Map<number, Date>> {
+  if (alertHistoryIds.length === 0) return new Map();
+  const rows = await trx
+    .selectFrom('alert_history')
+    .select(['alert_history_id as id', 'started_at as startedAt'])
+    .where('store_id', '=', storeId)
+    .where('alert_history_id', 'in', [...alertHistoryIds])
+    .execute();
+  return new Map(rows.map((row) => [Number(row.id), row.startedAt]));
+}
+
 export async function userName(trx: Db, userId: number | null): Promise<string | null> {
   if (userId === null) return null;
   const row = await trx.selectFrom('users').select('user_name').where('user_id', '=', userId).executeTakeFirst();
@@ -228,6 +268,8 @@ export interface HistoryTransition {
   at: Date;
   notify: boolean;
   temperature: number | null;
+  /** A temperature alert's simulated (damped) value, the one checked against the limits (decision 278). */
+  simulatedTemperature: number | null;
   lowerLimit: number | null;
   upperLimit: number | null;
   /** alert_data1 when it is not the temperature (OE00000007: how many readings were lost). */
@@ -325,6 +367,7 @@ async function insertAlerts(trx: Db, storeId: string, rows: NewRow[]): Promise<M
         alert_id: transition.code,
         alert_data1: transition.data1 ?? alertData(transition.code, transition.temperature),
         temperature: transition.temperature,
+        simulated_temperature: transition.simulatedTemperature,
         lower_limit: transition.lowerLimit,
         upper_limit: transition.upperLimit,
         started_at: transition.at,

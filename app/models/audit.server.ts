@@ -1,15 +1,15 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import type { Database } from '~/db/schema';
-import { AUDIT_BROKEN_LIMIT, type AuditBreakReason, type AuditQuery, type AuditRow, type AuditVerification, auditPeriod, beforeAfterOf } from '~/domain/audit';
+import { AUDIT_BROKEN_LIMIT, type AuditAction, type AuditBreakReason, type AuditQuery, type AuditRow, type AuditVerification, auditPeriod, beforeAfterOf } from '~/domain/audit';
 import { toCompactDateTime } from '~/domain/japan-time';
 import { can } from '~/domain/roles';
 import type { Viewer } from './users.server';
 
 export interface AuditEntry {
   userId: number | null;
-  /** What happened, as `target.verb`: 'store.create', 'gateway.exchange', 'gateway_pin.reissue' … */
-  action: string;
+  /** What happened, as `target.verb`: 'store.create', 'gateway.exchange' … (each labelled in AUDIT_ACTION_LABELS). */
+  action: AuditAction;
   targetType: string;
   targetId?: string | number | null;
   storeId?: string | null;

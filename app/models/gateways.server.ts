@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import { DEFAULT_SAMPLING_INTERVAL_SECONDS } from '~/domain/gateway-schemas';
 import { hashToken, newToken } from './access-tokens.server';
@@ -23,9 +24,10 @@ export async function issueGatewayToken(trx: Db, storeId: string, gatewayInfo: s
   return token;
 }
 
-/** Pairing again, gateway exchange and removal end the store's gateway token. */
+/** Pairing again, gateway exchange and removal end the store's gateway token; every web process forgets it at commit (onreco_gateway). */
 export async function revokeGatewayTokens(db: Db, storeId: string, now: Date): Promise<void> {
   await db.updateTable('gateway_tokens').set({ revoked_at: now }).where('store_id', '=', storeId).where('revoked_at', 'is', null).execute();
+  await sql`select pg_notify('onreco_gateway', ${storeId})`.execute(db);
 }
 
 /** The store of a live gateway token (whose gateway is still the store's gateway), or null. */

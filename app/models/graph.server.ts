@@ -32,6 +32,7 @@ import {
 import type { AlertStopSchedule } from '~/domain/alert-stop-schedule';
 import { type DayRange, toCompactDateTime } from '~/domain/japan-time';
 import { graphRetentionNotice, type RetentionPolicy } from '~/domain/retention';
+import { audit } from './audit.server';
 import { sensorReadings } from './measurements.server';
 import { settingsInForce } from './sensor-settings.server';
 import { storeVisibleTo, visibleStoreExists } from './stores.server';
@@ -245,21 +246,43 @@ export async function saveMeasurementComment(
     .executeTakeFirst();
   if (!reading) return { ok: false, reason: 'no_reading' };
   const key = { store_id: sensor.store_id, equipment_id: sensor.equipment_id, measured_at: reading.measured_at };
-  if (input.comment === '') {
-    await db
-      .deleteFrom('measurement_comments')
+  const comment = input.comment === '' ? null : input.comment;
+  // A comment explains a reading in HACCP records, so who changed it and from what is audited
+  // (issue 30), in the transaction of the change; the row is locked so `before` is the one replaced.
+  await db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('measurement_comments')
+      .select('comment')
       .where('store_id', '=', key.store_id)
       .where('equipment_id', '=', key.equipment_id)
       .where('measured_at', '=', key.measured_at)
-      .execute();
-    return { ok: true, equipmentId: sensor.equipment_id, measuredAt: reading.measured_at, comment: null };
-  }
-  await db
-    .insertInto('measurement_comments')
-    .values({ ...key, comment: input.comment, user_id: viewer.userId })
-    .onConflict((oc) => oc.columns(['store_id', 'equipment_id', 'measured_at']).doUpdateSet({ comment: input.comment, user_id: viewer.userId, created_at: sql`now()` }))
-    .execute();
-  return { ok: true, equipmentId: sensor.equipment_id, measuredAt: reading.measured_at, comment: input.comment };
+      .forUpdate()
+      .executeTakeFirst();
+    if (comment === null) {
+      if (!before) return;
+      await trx
+        .deleteFrom('measurement_comments')
+        .where('store_id', '=', key.store_id)
+        .where('equipment_id', '=', key.equipment_id)
+        .where('measured_at', '=', key.measured_at)
+        .execute();
+    } else {
+      await trx
+        .insertInto('measurement_comments')
+        .values({ ...key, comment, user_id: viewer.userId })
+        .onConflict((oc) => oc.columns(['store_id', 'equipment_id', 'measured_at']).doUpdateSet({ comment, user_id: viewer.userId, created_at: sql`now()` }))
+        .execute();
+    }
+    await audit(trx, {
+      userId: viewer.userId,
+      action: comment === null ? 'measurement_comment.remove' : 'measurement_comment.save',
+      targetType: 'sensor',
+      targetId: key.equipment_id,
+      storeId: key.store_id,
+      details: { measured_at: toCompactDateTime(key.measured_at), before: before ? { comment: before.comment } : null, after: comment === null ? null : { comment } },
+    });
+  });
+  return { ok: true, equipmentId: sensor.equipment_id, measuredAt: reading.measured_at, comment };
 }
 
 // ---- CSV ---------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import { roundTenth } from '~/domain/format';
 import { japanMinuteOfDay, startOfJapanDay, toCompactDateTime } from '~/domain/japan-time';
 import type { SensorTemperature } from '~/domain/levels';
 import type { MeasurementRange } from '~/domain/sensor-schemas';
+import { asSensorStatus } from '~/domain/sensor-status';
 import { type SensorStatus, type SparkPoint, readingTemperature, sensorAlertCodes } from '~/domain/sensor-view';
 import { storeVisibleTo } from './stores.server';
 import type { Viewer } from './users.server';
@@ -37,7 +38,6 @@ export function pendingCodesOf(engineState: unknown): AlertCode[] {
   return parsed.success ? sensorAlertSummary(parsed.data).pendingCodes : [];
 }
 
-export const asStatus = (value: number | null | undefined): SensorStatus => (value === 1 || value === 2 ? value : 0);
 
 /** A sensor's live state, read beside the sensor (sensor_states joined as `ss`). */
 export const SENSOR_STATE_COLUMNS = [
@@ -135,7 +135,7 @@ export async function readMeasurements(
     data = rows.map(point);
   }
   return {
-    status: asStatus(sensor.status),
+    status: asSensorStatus(sensor.status),
     alerts: sensorAlertCodes(sensor.alert_codes ?? [], pendingCodesOf(sensor.engine_state)).map((alert_id) => ({ alert_id })),
     measurement_data: data,
   };

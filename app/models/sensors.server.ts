@@ -3,8 +3,9 @@ import type { Db } from '~/db/db.server';
 import { isAlertCode } from '~/domain/alert-codes';
 import { defrostRangesOf, isInDefrost } from '~/domain/defrost';
 import { startOfJapanDay, toCompactDate, toCompactDateTime } from '~/domain/japan-time';
+import { asSensorStatus } from '~/domain/sensor-status';
 import { type SensorToday, type StoreSensors, mostImportantAlert, readingTemperature, sensorAlertCodes, sortDefault } from '~/domain/sensor-view';
-import { SENSOR_STATE_COLUMNS, asStatus, dayTemperatureBuckets, pendingCodesOf } from './measurements.server';
+import { SENSOR_STATE_COLUMNS, dayTemperatureBuckets, pendingCodesOf } from './measurements.server';
 import { storeVisibleTo } from './stores.server';
 import type { Viewer } from './users.server';
 
@@ -69,7 +70,7 @@ export async function listStoreSensors(db: Db, viewer: Viewer, input: { storeId:
         serial_no: row.serial_no!,
         guard_time: row.guard_time,
         snoozing_time: row.snoozing_time,
-        status: asStatus(row.status),
+        status: asSensorStatus(row.status),
         alerts: sensorAlertCodes(open, pendingCodesOf(row.engine_state)).map((alert_id) => ({ alert_id })),
         // The views show a reading taken inside a defrost range as DEF (convert_def semantics).
         temperature: measuredAt

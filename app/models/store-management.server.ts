@@ -2,11 +2,12 @@ import { sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Db } from '~/db/db.server';
 import { toCompactDateTime } from '~/domain/japan-time';
-import type { StoreInfo, StoreSaveInput, UniqueStoreField } from '~/domain/store-schemas';
+import { usergroupFitsCompany } from '~/domain/store-form';
+import { STORE_MESSAGES, type StoreInfo, type StoreSaveInput, type UniqueStoreField } from '~/domain/store-schemas';
 import { AUTHORITY, seesAllStores } from '~/domain/roles';
 import { revokeGatewayTokens } from './gateways.server';
 import { companyVisibleTo } from './lookups.server';
-import { canViewStore, lockStore as lockStoreRow, refreshStoreStatus, seesStore, storeVisibleTo, userSeesStore } from './stores.server';
+import { canViewStore, lockStore as lockStoreRow, refreshStoreStatus, seesStore, storeVisibleTo, syncStoreListEntries, userSeesStore } from './stores.server';
 import { type Viewer, userAuthority } from './users.server';
 
 // The store master as the store management page and POST /v1/stores see it: one store's info,
@@ -193,7 +194,7 @@ export async function gatewayHeldByAnotherStore(db: Db, storeId: string, gateway
   return row !== undefined;
 }
 
-type StoreReferences = Pick<StoreSaveInput, 'storegroup_id' | 'company_id' | 'prefecture_id' | 'usergroup'>;
+type StoreReferences = Pick<StoreSaveInput, 'storegroup_id' | 'company_id' | 'prefecture_id' | 'usergroup'> & { store_id?: string };
 
 /**
  * Checks the references of a store save: the store group exists (and belongs to company_id
@@ -210,14 +211,16 @@ export async function checkStoreReferencesOf(db: Db, inputs: readonly StoreRefer
   const storegroupIds = distinct(inputs.map((input) => input.storegroup_id));
   const prefectureIds = distinct(inputs.map((input) => input.prefecture_id));
   const usergroupIds = distinct(inputs.flatMap((input) => input.usergroup));
-  const [groups, prefectures, usergroups] = await Promise.all([
+  const [groups, prefectures, usergroups, companyLinks] = await Promise.all([
     storegroupIds.length ? db.selectFrom('storegroups').select(['storegroup_id', 'company_id']).where('storegroup_id', 'in', storegroupIds).execute() : [],
     prefectureIds.length ? db.selectFrom('prefectures').select('prefecture_id').where('prefecture_id', 'in', prefectureIds).execute() : [],
-    usergroupIds.length ? db.selectFrom('usergroups').select('usergroup_id').where('usergroup_id', 'in', usergroupIds).execute() : [],
+    usergroupIds.length ? db.selectFrom('usergroups').select(['usergroup_id', 'usergroup_authority']).where('usergroup_id', 'in', usergroupIds).execute() : [],
+    usergroupCompanyLinks(db, usergroupIds),
   ]);
   const companyOf = new Map(groups.map((group) => [group.storegroup_id, group.company_id]));
   const knownPrefectures = new Set(prefectures.map((prefecture) => prefecture.prefecture_id));
   const knownGroups = new Set(usergroups.map((group) => group.usergroup_id));
+  const staffGroups = new Set(usergroups.filter((group) => seesAllStores(group.usergroup_authority)).map((group) => group.usergroup_id));
   return inputs.map((input) => {
     const fields: Record<string, string> = {};
     const companyId = companyOf.get(input.storegroup_id);
@@ -226,8 +229,50 @@ export async function checkStoreReferencesOf(db: Db, inputs: readonly StoreRefer
     if (!knownPrefectures.has(input.prefecture_id)) fields.prefecture_id = '存在しない都道府県です';
     const unknownIndex = input.usergroup.findIndex((id) => !knownGroups.has(id));
     if (unknownIndex >= 0) fields.usergroup = `存在しないユーザーグループです (${input.usergroup[unknownIndex]})`;
+    // A store's user group is whom the store's new-user page preselects: a staff group there would
+    // make a "store user" an administrator, and staff see every store without a link anyway.
+    else if (input.usergroup.some((id) => staffGroups.has(id))) fields.usergroup = STORE_MESSAGES.staffGroup;
+    else if (companyId !== undefined) {
+      const companiesOf = usergroupCompanies(companyLinks, input.store_id ?? null);
+      if (input.usergroup.some((id) => !usergroupFitsCompany(companiesOf.get(id) ?? [], companyId))) fields.usergroup = STORE_MESSAGES.otherCompanyGroup;
+    }
     return { companyId: companyId ?? null, fields };
   });
+}
+
+/** A user group's tie to a company: a store of that company linked to it (store_id), or a user of that company in it (store_id null). */
+export interface UsergroupCompanyLink {
+  usergroup_id: number;
+  company_id: string;
+  store_id: string | null;
+}
+
+/** The company ties of the given user groups ('all': of every group), in one query (decision 271). */
+export async function usergroupCompanyLinks(db: Db, usergroupIds: readonly number[] | 'all'): Promise<UsergroupCompanyLink[]> {
+  if (usergroupIds !== 'all' && usergroupIds.length === 0) return [];
+  const stores = db
+    .selectFrom('store_usergroups as su')
+    .innerJoin('stores as s', 's.store_id', 'su.store_id')
+    .select(['su.usergroup_id', 's.company_id', sql<string | null>`s.store_id`.as('store_id')])
+    .$if(usergroupIds !== 'all', (query) => query.where('su.usergroup_id', 'in', usergroupIds as number[]));
+  const members = db
+    .selectFrom('user_usergroups as uu')
+    .innerJoin('users as u', 'u.user_id', 'uu.user_id')
+    .select(['uu.usergroup_id', sql<string>`u.company_id`.as('company_id'), sql<string | null>`null::text`.as('store_id')])
+    .where('u.company_id', 'is not', null)
+    .$if(usergroupIds !== 'all', (query) => query.where('uu.usergroup_id', 'in', usergroupIds as number[]));
+  return stores.union(members).execute();
+}
+
+/** The companies of each group from its links, leaving out the links of the store being saved (its company is what the save decides). */
+export function usergroupCompanies(links: readonly UsergroupCompanyLink[], exceptStoreId: string | null): Map<number, string[]> {
+  const companies = new Map<number, string[]>();
+  for (const link of links) {
+    if (exceptStoreId !== null && link.store_id === exceptStoreId) continue;
+    const list = companies.get(link.usergroup_id) ?? [];
+    if (!list.includes(link.company_id)) companies.set(link.usergroup_id, [...list, link.company_id]);
+  }
+  return companies;
 }
 
 /** The referenced ids of a store save the viewer may not see (404) or may not assign (403), by field. */
@@ -236,6 +281,8 @@ export interface StoreReferenceScope {
   forbidden: string[];
   /** Creating, none of the user groups is the viewer's own. */
   noOwnGroup: boolean;
+  /** Updating, the groups the save would unlink that the viewer could not link back (decision 277). */
+  unremovable: string[];
 }
 
 /**
@@ -251,9 +298,9 @@ export async function scopeStoreReferences(
   input: Pick<StoreSaveInput, 'store_id' | 'storegroup_id' | 'company_id' | 'usergroup'>,
   creating: boolean,
 ): Promise<StoreReferenceScope> {
-  const scope: StoreReferenceScope = { hidden: [], forbidden: [], noOwnGroup: false };
+  const scope: StoreReferenceScope = { hidden: [], forbidden: [], noOwnGroup: false, unremovable: [] };
   if (seesAllStores(viewer.authority)) return scope;
-  const [storegroup, company, groups] = await Promise.all([
+  const [storegroup, company, groups, unremovable] = await Promise.all([
     db
       .selectFrom('storegroups')
       .select((eb) => sql<boolean>`${companyVisibleTo(viewer, eb.ref('storegroups.company_id'))(eb)}`.as('visible'))
@@ -281,7 +328,38 @@ export async function scopeStoreReferences(
           ])
           .where('g.usergroup_id', 'in', input.usergroup)
           .execute(),
+    // A manager may unlink only a group they could link back (decision 277): their own, or a
+    // store-user group linked to another store they see. Dropping the case manager's group (or a
+    // peer's) would take the store from its supervisor for good. Staff groups always go (245).
+    creating
+      ? []
+      : db
+          .selectFrom('store_usergroups as su')
+          .innerJoin('usergroups as g', 'g.usergroup_id', 'su.usergroup_id')
+          .select('g.usergroup_id')
+          .where('su.store_id', '=', input.store_id)
+          .where('g.usergroup_authority', '>', AUTHORITY.maintenance)
+          .$if(input.usergroup.length > 0, (query) => query.where('g.usergroup_id', 'not in', input.usergroup))
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('user_usergroups as uu').select('uu.user_id').whereRef('uu.usergroup_id', '=', 'g.usergroup_id').where('uu.user_id', '=', viewer.userId))))
+          .where((eb) =>
+            eb.or([
+              eb('g.usergroup_authority', '!=', AUTHORITY.storeUser),
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom('store_usergroups as elsewhere')
+                    .select('elsewhere.store_id')
+                    .whereRef('elsewhere.usergroup_id', '=', 'g.usergroup_id')
+                    .where('elsewhere.store_id', '!=', input.store_id)
+                    .where((inner) => userSeesStore(inner, viewer, inner.ref('elsewhere.store_id'))),
+                ),
+              ),
+            ]),
+          )
+          .orderBy('g.usergroup_id')
+          .execute(),
   ]);
+  scope.unremovable = unremovable.map((group) => `usergroup ${group.usergroup_id}`);
   if (storegroup && !storegroup.visible) scope.hidden.push('storegroup_id');
   if (company && !company.visible) scope.hidden.push('company_id');
   for (const group of groups) {
@@ -310,6 +388,7 @@ export async function insertStore(trx: Db, input: StoreSaveInput, companyId: str
     .insertInto('stores')
     .values({ store_id: input.store_id, ...storeColumns(input, companyId), gateway_info: input.gateway_info, working_state: workingState, store_status: 0, created_at: now, updated_at: now })
     .execute();
+  await syncStoreListEntries(trx, [input.store_id]);
   await replaceStoreUsergroups(trx, input.store_id, input.usergroup);
 }
 
@@ -333,6 +412,7 @@ export async function insertStores(trx: Db, stores: readonly NewStore[], now: Da
       ${column((s) => s.input.address)}::text[], ${column((s) => s.input.tel_no)}::text[], ${column((s) => s.input.opening_date)}::date[],
       ${column((s) => s.input.closing_date)}::date[], ${column((s) => s.input.gateway_info)}::text[], ${column((s) => s.workingState)}::int2[]
     ) as s`.execute(trx);
+  await syncStoreListEntries(trx, column((s) => s.input.store_id));
   const links = stores.flatMap((store) => store.input.usergroup.map((usergroupId) => [store.input.store_id, usergroupId] as const));
   await sql`
     insert into store_usergroups (store_id, usergroup_id)
@@ -351,6 +431,7 @@ export async function usergroupIdsByName(db: Db, names: readonly string[]): Prom
 /** Updates the master fields (not the gateway: see setStoreGateway). */
 export async function updateStoreMaster(trx: Db, input: StoreSaveInput, companyId: string, now: Date): Promise<void> {
   await trx.updateTable('stores').set({ ...storeColumns(input, companyId), updated_at: now }).where('store_id', '=', input.store_id).execute();
+  await syncStoreListEntries(trx, [input.store_id]);
   await replaceStoreUsergroups(trx, input.store_id, input.usergroup);
 }
 

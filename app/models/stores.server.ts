@@ -2,7 +2,8 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kyse
 import type { Db } from '~/db/db.server';
 import type { Database } from '~/db/schema';
 import type { AlertCode } from '~/domain/alert-codes';
-import { type StoreConnection, storeStatus } from '~/domain/alert-engine';
+import type { StoreConnection } from '~/domain/alert-engine';
+import { storeStatus } from '~/domain/store-status';
 import { AUTHORITY, seesAllStores } from '~/domain/roles';
 import type { Viewer } from './users.server';
 
@@ -144,26 +145,39 @@ function connectionColumns(change: StoreConnectionChange) {
  * stores.store_status from the stored working state, gateway flag and the open alerts of the
  * sensors whose status is above 0 (every sensor with an open alert: the engine gives such a
  * sensor status 1 or 2, and the dashboard lists alert messages from the same rows, by the
- * partial index sensor_states_alerting), then tells live screens at commit. Two statements:
- * an ingest batch pays for each round trip to PostgreSQL (docs/decisions/182).
+ * partial index sensor_states_alerting), then tells live screens at commit.
  */
 export async function refreshStoreStatus(trx: Db, storeId: string, connection: StoreConnectionChange = {}): Promise<void> {
-  const sensorCodes = (eb: ExpressionBuilder<Database, 'stores'>) =>
-    eb
-      .selectFrom('sensor_states as ss')
-      .select(sql<AlertCode[][]>`coalesce(json_agg(ss.alert_codes), '[]')`.as('codes'))
-      .whereRef('ss.store_id', '=', 'stores.store_id')
-      .where('ss.status', '>', 0)
-      .as('sensorCodes');
   const set = connectionColumns(connection);
-  // The update's RETURNING reads the status's inputs as they are after it (and after the states this transaction saved).
+  // The states this transaction saved are read here: the status follows them. Two plain reads
+  // rather than one RETURNING with a subquery, which Citus refuses on a reference table.
   const store =
     Object.keys(set).length > 0
-      ? await trx.updateTable('stores').set(set).where('stores.store_id', '=', storeId).returning(['stores.working_state', 'stores.gateway_down', sensorCodes]).executeTakeFirstOrThrow()
-      : await trx.selectFrom('stores').select(['stores.working_state', 'stores.gateway_down', sensorCodes]).where('stores.store_id', '=', storeId).executeTakeFirstOrThrow();
-  const status = storeStatus(store.working_state, store.gateway_down, (store.sensorCodes ?? []).map((openCodes) => ({ openCodes })));
+      ? await trx.updateTable('stores').set(set).where('stores.store_id', '=', storeId).returning(['stores.working_state', 'stores.gateway_down']).executeTakeFirstOrThrow()
+      : await trx.selectFrom('stores').select(['stores.working_state', 'stores.gateway_down']).where('stores.store_id', '=', storeId).executeTakeFirstOrThrow();
+  const sensors = await trx.selectFrom('sensor_states').select('alert_codes as openCodes').where('store_id', '=', storeId).where('status', '>', 0).execute();
+  const status = storeStatus(store.working_state, store.gateway_down, sensors.map((sensor) => ({ openCodes: sensor.openCodes as AlertCode[] })));
   // Delivered at commit: live screens (server-sent events) refresh within seconds.
   await sql`
-    with changed as (update stores set store_status = ${status} where store_id = ${storeId} and store_status != ${status})
+    with changed as (update stores set store_status = ${status} where store_id = ${storeId} and store_status != ${status}),
+      listed as (update store_list_entries set store_status = ${status} where store_id = ${storeId} and store_status != ${status})
     select pg_notify('onreco_store', ${storeId})`.execute(trx);
+}
+
+/**
+ * Brings the dashboard's entries of these stores (store_list_entries, decision 180) in line with
+ * their stores rows: after a store is added and after every write of its number, name, status,
+ * place, company or group (a removed store's entry goes with it: a foreign key on delete
+ * cascade). Model code rather than a trigger on stores: Citus runs a
+ * reference table's trigger on its shards, where it cannot write another reference table
+ * (decision 225).
+ */
+export async function syncStoreListEntries(trx: Db, storeIds: readonly string[] | 'every store'): Promise<void> {
+  if (storeIds.length === 0) return;
+  await sql`
+    insert into store_list_entries (store_id, store_no, store_name, store_status, prefecture_id, company_id, storegroup_id)
+    select store_id, store_no, store_name, store_status, prefecture_id, company_id, storegroup_id from stores
+    where ${storeIds === 'every store' ? sql`true` : sql`store_id = any(${storeIds}::text[])`}
+    on conflict (store_id) do update set store_no = excluded.store_no, store_name = excluded.store_name, store_status = excluded.store_status,
+      prefecture_id = excluded.prefecture_id, company_id = excluded.company_id, storegroup_id = excluded.storegroup_id`.execute(trx);
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { ALERT_FILTERS, mailsOccurrence } from '~/domain/alert-filter';
 import type { Db } from '~/db/db.server';
 import { seesStore } from './stores.server';
 
@@ -103,13 +104,29 @@ export async function listAlertRecipients(db: Db, storeId: string): Promise<Aler
     .select(['user_id', 'language', 'alert_filter', 'mailaddress1', 'mailaddress2', 'mailaddress3'])
     .where('valid_flg', '=', 1)
     .where('notice_flg', '=', 1)
-    .where('alert_filter', '<', 2)
+    .where('alert_filter', 'in', ALERT_FILTERS.filter(mailsOccurrence))
     .where(seesStore(storeId))
     .execute();
-  return rows.map((row) => ({
+  return rows.map(toAlertRecipient);
+}
+
+/** A users row as a recipient of alert messages: up to three addresses, in the user's language. */
+export function toAlertRecipient(row: { user_id: number; language: 'JP' | 'US'; alert_filter: number; mailaddress1: string | null; mailaddress2: string | null; mailaddress3: string | null }): AlertRecipient {
+  return {
     userId: row.user_id,
     language: row.language,
     alertFilter: row.alert_filter,
     addresses: [row.mailaddress1, row.mailaddress2, row.mailaddress3].filter((address): address is string => !!address),
-  }));
+  };
+}
+
+/** Which of these addresses belong to a live user (any of their three), compared case-insensitively; answered lower-cased. */
+export async function knownMailAddresses(db: Db, addresses: readonly string[]): Promise<Set<string>> {
+  const wanted = [...new Set(addresses.map((address) => address.toLowerCase()))];
+  if (wanted.length === 0) return new Set();
+  const { rows } = await sql<{ address: string }>`
+    select distinct lower(m.address) as address
+    from users u cross join lateral unnest(array[u.mailaddress1, u.mailaddress2, u.mailaddress3]) as m(address)
+    where u.deleted_at is null and lower(m.address) = any(${wanted}::text[])`.execute(db);
+  return new Set(rows.map((row) => row.address));
 }

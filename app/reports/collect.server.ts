@@ -8,16 +8,8 @@ import { retentionNotice } from '~/domain/retention';
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
 import { retentionPolicy } from '~/services/retention.server';
 import { settingsInForceBySensor } from '~/models/sensor-settings.server';
-import {
-  getReportStore,
-  type ReportRequest,
-  reportAlerts,
-  reportBuckets,
-  reportComments,
-  reportReadingRanges,
-  reportReadingSeries,
-  reportSensors,
-} from '~/models/reports.server';
+import { type ReportRequest } from '~/models/report-history.server';
+import { getReportStore, reportAlerts, reportBuckets, reportComments, reportReadingRanges, reportReadingSeries, reportSensors } from '~/models/report-collection.server';
 
 // Report collection: what one report prints, as data (domain/report-document.ts), for the PDF and
 // CSV renderers. A period without readings gives sensors with empty points and '--' rows.

@@ -1,4 +1,4 @@
-import { writeToBuffer } from 'fast-csv';
+import { type CsvCell, csvDocument } from '~/domain/csv';
 import { formatDateTime } from '~/domain/japan-time';
 import { MISSING_TEXT } from '~/domain/format';
 import type { ReportDocument, ReportSensor, ReportTable } from '~/domain/report-document';
@@ -7,7 +7,7 @@ import { alertCells, commentCells, rowValue, SECTION_TEXTS, summaryCells } from 
 
 const SENSOR_LABEL = 'センサー';
 
-// The CSV of a report (fast-csv, UTF-8 with a BOM so Excel in Japan opens it): the data table,
+// The CSV of a report (the one CSV writer, ~/domain/csv: UTF-8 with a BOM so Excel in Japan opens it, the formula guard on every cell): the data table,
 // one row per table time, a column per sensor, cells as the PDF's table prints them
 // (docs/decisions/142-report-csv.md). A period without readings, or beyond retention, says so under the header. The
 // summary and comments follow the table when the report asks for them (docs/decisions/155).
@@ -19,32 +19,14 @@ export function cellOf(table: ReportTable, row: number): string {
   return row < table.length ? rowValue(table, row) : MISSING_TEXT;
 }
 
-const ROW_DELIMITER = '\r\n';
-
 export async function renderReportCsv(doc: ReportDocument): Promise<Buffer> {
-  const head: string[][] = [['日時', ...doc.sensors.map((sensor) => sensor.name)]];
-  if (doc.retention) head.push([doc.retention.text, ...doc.sensors.map(() => '')]);
-  else if (doc.sensors.every((sensor) => !sensor.hasReadings)) head.push([REPORT_MESSAGES.noData, ...doc.sensors.map(() => '')]);
-  const parts = [await writeToBuffer(head, { writeBOM: true, rowDelimiter: ROW_DELIMITER })];
-  const lines = tableLines(doc);
-  if (lines.length > 0) parts.push(Buffer.from(ROW_DELIMITER + lines.join(ROW_DELIMITER)));
-  const tail = sections(doc);
-  if (tail.length > 0) parts.push(Buffer.from(ROW_DELIMITER), await writeToBuffer(tail, { rowDelimiter: ROW_DELIMITER }));
-  return Buffer.concat(parts);
-}
-
-/**
- * The data table's lines, written here rather than through fast-csv (docs/decisions/192): every cell
- * is a time, a reading, --, ERROR or DEF, none of which CSV quotes, and fast-csv would check each of
- * a month's ~90,000 cells. Names and comments, which may need quoting, stay with fast-csv.
- */
-function tableLines(doc: ReportDocument): string[] {
+  const rows: CsvCell[][] = [['日時', ...doc.sensors.map((sensor) => sensor.name)]];
+  if (doc.retention) rows.push([doc.retention.text, ...doc.sensors.map(() => '')]);
+  else if (doc.sensors.every((sensor) => !sensor.hasReadings)) rows.push([REPORT_MESSAGES.noData, ...doc.sensors.map(() => '')]);
   const times = timeTexts(doc.sensors[0]?.table.at ?? new Float64Array(0));
-  return times.map((time, index) => {
-    let line = time;
-    for (const sensor of doc.sensors) line += `,${cellOf(sensor.table, index)}`;
-    return line;
-  });
+  for (let index = 0; index < times.length; index++) rows.push([times[index], ...doc.sensors.map((sensor) => cellOf(sensor.table, index))]);
+  rows.push(...sections(doc));
+  return Buffer.from(csvDocument(rows));
 }
 
 /** The last table's times as printed: every store's report of the same period has the same ones, so a night's run formats them once. */

@@ -1,16 +1,23 @@
 import type { Db } from '~/db/db.server';
 import type { AlertTransition, Evaluation, GatewayTransition } from '~/domain/alert-engine';
+import { isTemperatureAlert } from '~/domain/alert-codes';
 import { alertMail } from '~/domain/alert-mail';
+import { mailsRecovery } from '~/domain/alert-filter';
 import type { AlertStopSchedule } from '~/domain/alert-stop-schedule';
 import { toCompactDate } from '~/domain/japan-time';
 import { absoluteUrl, sensorGraphUrl } from '~/domain/urls';
 import { getEnv } from '~/env.server';
-import { type HistoryTransition, writeAlertHistory } from '~/models/alert-history.server';
+import { type HistoryTransition, alertOpenTimes, writeAlertHistory } from '~/models/alert-history.server';
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
 import { type QueuedMail, enqueueMails } from '~/models/outbox.server';
 import { type LatestReading, type SensorUnderEvaluation, loadSensorsForEvaluation, saveSensorStates } from '~/models/sensor-states.server';
 import { type StoreConnectionChange, type StoreLock, lockStore, refreshStoreStatus } from '~/models/stores.server';
 import { type AlertRecipient, listAlertRecipients } from '~/models/users.server';
+import { policyFor } from '~/domain/escalation';
+import { listStorePolicies, toldRecipients } from '~/models/escalation.server';
+
+/** Whoever a step told hears of the recovery too, whatever their own alert filter. */
+const toldAboutEverything = (recipient: AlertRecipient): AlertRecipient => ({ ...recipient, alertFilter: 0 });
 
 // The database side of the alert engine, for ingest (new readings), the no-communication check
 // and the alert stop: load what the engine needs under the store lock, then write what it
@@ -68,8 +75,17 @@ export async function persistDecision(trx: Db, decision: StoreDecision, now: Dat
     return change.transition.notify && historyId !== null ? [{ ...change, historyId }] : [];
   });
   if (notified.length > 0) {
-    const recipients = await listAlertRecipients(trx, storeId);
-    await enqueueMails(trx, notified.flatMap((change) => mailsOf(decision.store, change, recipients)));
+    const [recipients, openedAt, policies] = await Promise.all([
+      listAlertRecipients(trx, storeId),
+      alertOpenTimes(trx, storeId, notified.filter((change) => change.transition.type === 'recover').map((change) => change.historyId)),
+      listStorePolicies(trx, storeId),
+    ]);
+    // Under an escalation policy its steps tell people (the escalation job fires them); a
+    // re-notification and the recovery go to everyone a step told (decision 236).
+    const escalated = notified.filter((change) => policyFor(policies, change.transition.code) !== null);
+    const told = await toldRecipients(trx, storeId, escalated.filter((change) => change.transition.type !== 'open').map((change) => change.historyId));
+    const recipientsOf = (change: (typeof notified)[number]) => (escalated.includes(change) ? (told.get(change.historyId) ?? []).map(toldAboutEverything) : recipients);
+    await enqueueMails(trx, notified.flatMap((change) => mailsOf(decision.store, { ...change, openedAt: openedAt.get(change.historyId) ?? null }, recipientsOf(change))));
   }
   await refreshStoreStatus(trx, storeId, decision.connection);
 }
@@ -88,18 +104,20 @@ function transitionsOf(decision: StoreDecision): Change[] {
 }
 
 function gatewayHistory({ type, code, at }: GatewayTransition): HistoryTransition {
-  return { equipmentId: null, type, code, at, notify: true, temperature: null, lowerLimit: null, upperLimit: null };
+  return { equipmentId: null, type, code, at, notify: true, temperature: null, simulatedTemperature: null, lowerLimit: null, upperLimit: null };
 }
 
-function sensorHistory(equipmentId: number, { type, code, at, notify, temperature, lowerLimit, upperLimit }: AlertTransition): HistoryTransition {
-  return { equipmentId, type, code, at, notify, temperature, lowerLimit, upperLimit };
+function sensorHistory(equipmentId: number, { type, code, at, notify, temperature, dampedTemperature, lowerLimit, upperLimit }: AlertTransition): HistoryTransition {
+  // The limits were checked against the damped value: kept beside the reading (decision 278).
+  const simulatedTemperature = isTemperatureAlert(code) ? dampedTemperature : null;
+  return { equipmentId, type, code, at, notify, temperature, simulatedTemperature, lowerLimit, upperLimit };
 }
 
 /** One mail per address of each recipient who wants this kind, in the recipient's language. */
-function mailsOf(store: StoreDecision['store'], { equipmentName, transition, historyId }: Change & { historyId: number }, recipients: AlertRecipient[]): QueuedMail[] {
+function mailsOf(store: StoreDecision['store'], { equipmentName, transition, historyId, openedAt }: Change & { historyId: number; openedAt: Date | null }, recipients: AlertRecipient[]): QueuedMail[] {
   const kind = transition.type;
   // alert_filter 0: occurrence and recovery; 1: occurrence only (re-notifications are occurrences).
-  const wanted = recipients.filter((recipient) => kind !== 'recover' || recipient.alertFilter === 0);
+  const wanted = recipients.filter((recipient) => kind !== 'recover' || mailsRecovery(recipient.alertFilter));
   const { equipmentId } = transition;
   const graphUrl =
     equipmentId === null
@@ -111,11 +129,13 @@ function mailsOf(store: StoreDecision['store'], { equipmentName, transition, his
     storeName: store.storeName,
     equipmentName,
     temperature: transition.temperature,
+    simulatedTemperature: transition.simulatedTemperature,
     error: transition.code === 'OE00000004',
     lowerLimit: transition.lowerLimit,
     upperLimit: transition.upperLimit,
     at: transition.at,
     graphUrl,
+    openedAt,
   };
   return wanted.flatMap((recipient) => {
     const mail = alertMail(facts, recipient.language);

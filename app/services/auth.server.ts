@@ -5,7 +5,7 @@ import { issueAccessToken } from '~/models/access-tokens.server';
 import { getUserCredentials } from '~/models/users.server';
 import { passwordMatches, verifyPassword } from './password.server';
 import type { ClientOrigin } from '~/models/request-limits.server';
-import { checkSignInAllowed, recordSignInFailure, recordSignInSuccess } from './sign-in-limits.server';
+import { checkSignInAllowed, recordSignInFailure, recordSignInSuccess, SignInThrottled } from './sign-in-limits.server';
 
 /** The auth info of the specification: what POST /on-reco/token answers and the session keeps. */
 export interface AuthInfo {
@@ -27,10 +27,11 @@ export class LoginError extends Error {}
  */
 export async function logIn(db: Db, loginId: string, password: string, origin: ClientOrigin, now = new Date()): Promise<AuthInfo> {
   const user = await getUserCredentials(db, loginId);
-  await checkSignInAllowed(db, loginId, user?.userId ?? null, origin, now);
+  const { onlyIfCorrect } = await checkSignInAllowed(db, loginId, user?.userId ?? null, origin, now);
   const matches = user ? await passwordMatches(user, password, now) : await verifyPassword(null, password);
   if (!user || user.validFlg !== 1 || !matches) {
     await recordSignInFailure(db, loginId, origin);
+    if (onlyIfCorrect !== null) throw new SignInThrottled(onlyIfCorrect);
     throw new LoginError(LOGIN_ERROR);
   }
   await recordSignInSuccess(db, loginId, user.userId, origin, now);

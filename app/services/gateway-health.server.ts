@@ -1,5 +1,6 @@
 import type { Db } from '~/db/db.server';
 import { alertMail } from '~/domain/alert-mail';
+import { mailsRecovery } from '~/domain/alert-filter';
 import { type CheckedHealthReport, evaluateHealthAlarms } from '~/domain/gateway-health';
 import { type HistoryTransition, writeAlertHistory } from '~/models/alert-history.server';
 import { getHealthAlarmState, saveHealthReport } from '~/models/gateway-health.server';
@@ -26,6 +27,7 @@ export async function recordGatewayHealth(db: Db, storeId: string, report: Check
       at: now,
       notify: true,
       temperature: null,
+      simulatedTemperature: null,
       lowerLimit: null,
       upperLimit: null,
       data1: 'lost' in t ? String(t.lost) : null,
@@ -36,7 +38,7 @@ export async function recordGatewayHealth(db: Db, storeId: string, report: Check
       const mails: QueuedMail[] = decision.transitions.flatMap((t, index) => {
         const historyId = ids[index];
         if (historyId === null) return [];
-        const wanted = recipients.filter((recipient) => t.type !== 'recover' || recipient.alertFilter === 0);
+        const wanted = recipients.filter((recipient) => t.type !== 'recover' || mailsRecovery(recipient.alertFilter));
         return wanted.flatMap((recipient) => {
           const mail = alertMail(
             { kind: t.type, code: t.code, storeName: store.storeName, equipmentName: null, temperature: null, error: false, lowerLimit: null, upperLimit: null, at: now, graphUrl: null, lost: 'lost' in t ? t.lost : null },

@@ -1,6 +1,8 @@
 import type { Db } from '~/db/db.server';
+import { audit } from '~/models/audit.server';
 import { findStoreToPair, issueGatewayToken } from '~/models/gateways.server';
 import { type ClientOrigin, clearLimit, countAgainstEach, type LimitKey, type LimitPolicy, longestWait } from '~/models/request-limits.server';
+import { forgetGatewayStore } from './gateway-tokens.server';
 
 // Pairing a gateway with its store's PIN, with PIN guessing throttled (docs/decisions/090-sign-in-limits.md).
 // Wrong PINs are counted per gateway and address (5 in 15 minutes), per address (20) and per
@@ -38,7 +40,14 @@ export async function pairGateway(db: Db, input: { gatewayInfo: string; pinCode:
     await countAgainstEach(db, keys);
     return { ok: false, reason: 'invalid' };
   }
-  const token = await db.transaction().execute((trx) => issueGatewayToken(trx, storeId, input.gatewayInfo, now));
+  // Audited (issue 30): a pairing hands the store's readings to whoever holds the token, so who
+  // paired (the address; no user signs in) stays on record. Never the PIN or the token.
+  const token = await db.transaction().execute(async (trx) => {
+    const issued = await issueGatewayToken(trx, storeId, input.gatewayInfo, now);
+    await audit(trx, { userId: null, action: 'gateway.pair', targetType: 'store', targetId: storeId, storeId, details: { gateway_info: input.gatewayInfo, address: origin.address }, at: now });
+    return issued;
+  });
+  forgetGatewayStore(storeId);
   const [[pairPolicy, pairKey]] = keys;
   await clearLimit(db, pairPolicy, pairKey);
   return { ok: true, token, storeId };

@@ -1,3 +1,4 @@
+import { recordIngest } from './metrics.server';
 import type { Db } from '~/db/db.server';
 import { evaluate, evaluateGatewayContact } from '~/domain/alert-engine';
 import { type CheckedReading, checkReading } from '~/domain/gateway-schemas';
@@ -10,13 +11,13 @@ export interface IngestResult {
   rejected: { index: number; reason: string }[];
 }
 
-/**
- * POST /v1/gateway/readings for one store, in one transaction: valid readings are stored even
- * when others are rejected; a repeat of (sensor, measured_at) is a duplicate, never a second
- * row; the newly stored readings go through the alert engine in measured_at order, and the
- * upload itself is a gateway contact.
- */
-export async function ingestReadings(db: Db, storeId: string, raw: unknown[], now: Date): Promise<IngestResult> {
+/** A post's readings checked before any transaction: the well-formed ones and the reasons of the others. */
+export interface CheckedBatch {
+  valid: CheckedReading[];
+  rejected: IngestResult['rejected'];
+}
+
+export function checkBatch(raw: readonly unknown[], now: Date): CheckedBatch {
   const rejected: IngestResult['rejected'] = [];
   const valid: CheckedReading[] = [];
   for (const [index, item] of raw.entries()) {
@@ -24,24 +25,51 @@ export async function ingestReadings(db: Db, storeId: string, raw: unknown[], no
     if (check.ok) valid.push(check.reading);
     else rejected.push({ index: check.index, reason: check.reason });
   }
-  return db.transaction().execute(async (trx) => {
-    const loaded = await loadStoreForEvaluation(trx, storeId);
-    if (!loaded) throw new Error(`store ${storeId} vanished`);
-    const bySerial = new Map(loaded.sensors.map((sensor) => [sensor.serialNo, sensor.equipmentId]));
-    const rows: NewMeasurement[] = [];
-    for (const reading of valid) {
-      const equipmentId = bySerial.get(reading.serialNo);
-      if (equipmentId === undefined) rejected.push({ index: reading.index, reason: 'serial_no: not a sensor of this store' });
-      // Named fields, not a rest spread: thousands a second (docs/decisions/182).
-      else rows.push({ equipmentId, measuredAt: reading.measuredAt, temperature: reading.temperature, error: reading.error, battery: reading.battery, receiveSensitivity: reading.receiveSensitivity });
-    }
-    const stored = await insertMeasurements(trx, storeId, rows, now);
-    const { transition: gateway, ...connection } = evaluateGatewayContact(loaded.store, now);
-    const sensors = evaluateStored(loaded, stored);
-    await persistDecision(trx, { store: loaded.store, sensors, gateway, connection: { ...connection, lastGatewayContactAt: now } }, now);
-    rejected.sort((a, b) => a.index - b.index);
-    return { accepted: stored.length, duplicates: rows.length - stored.length, rejected };
-  });
+  return { valid, rejected };
+}
+
+/**
+ * POST /v1/gateway/readings for one store, in a transaction of its own (the group-commit writer,
+ * ingest-writer.server.ts, runs many posts' `storeCheckedBatch` in one).
+ */
+export async function ingestReadings(db: Db, storeId: string, raw: unknown[], now: Date): Promise<IngestResult> {
+  const checked = checkBatch(raw, now);
+  const result = await db.transaction().execute((trx) => storeCheckedBatch(trx, storeId, checked, now));
+  recordCommitted(checked, result, now);
+  return result;
+}
+
+/** Counted once committed: a batch rolled back is posted again and counted then. */
+export function recordCommitted(checked: CheckedBatch, result: IngestResult, now: Date): void {
+  const newestMeasuredAt = checked.valid.reduce<Date | null>((newest, reading) => (newest && newest >= reading.measuredAt ? newest : reading.measuredAt), null);
+  recordIngest({ accepted: result.accepted, duplicates: result.duplicates, rejected: result.rejected.length, newestMeasuredAt }, now);
+}
+
+/**
+ * One post's readings, in the caller's transaction: valid readings are stored even when others
+ * are rejected; a repeat of (sensor, measured_at) is a duplicate, never a second row; the newly
+ * stored readings go through the alert engine in measured_at order, and the upload itself is a
+ * gateway contact.
+ */
+export async function storeCheckedBatch(trx: Db, storeId: string, checked: CheckedBatch, now: Date): Promise<IngestResult> {
+  // A copy: the writer may run the same post again after another post's failure.
+  const rejected = [...checked.rejected];
+  const loaded = await loadStoreForEvaluation(trx, storeId);
+  if (!loaded) throw new Error(`store ${storeId} vanished`);
+  const bySerial = new Map(loaded.sensors.map((sensor) => [sensor.serialNo, sensor.equipmentId]));
+  const rows: NewMeasurement[] = [];
+  for (const reading of checked.valid) {
+    const equipmentId = bySerial.get(reading.serialNo);
+    if (equipmentId === undefined) rejected.push({ index: reading.index, reason: 'serial_no: not a sensor of this store' });
+    // Named fields, not a rest spread: thousands a second (docs/decisions/182).
+    else rows.push({ equipmentId, measuredAt: reading.measuredAt, temperature: reading.temperature, error: reading.error, battery: reading.battery, receiveSensitivity: reading.receiveSensitivity });
+  }
+  const stored = await insertMeasurements(trx, storeId, rows, now);
+  const { transition: gateway, ...connection } = evaluateGatewayContact(loaded.store, now);
+  const sensors = evaluateStored(loaded, stored);
+  await persistDecision(trx, { store: loaded.store, sensors, gateway, connection: { ...connection, lastGatewayContactAt: now } }, now);
+  rejected.sort((a, b) => a.index - b.index);
+  return { accepted: stored.length, duplicates: rows.length - stored.length, rejected };
 }
 
 /** Each sensor's new readings through the engine, in measured_at order (sensors in the order of the batch). */

@@ -15,6 +15,14 @@ interface Subscriber {
 }
 
 const CHANNEL = 'onreco_store';
+/** Gateway tokens revoked (pairing again, exchange, removal): the store id; app/services/gateway-tokens.server.ts forgets them. */
+export const GATEWAY_CHANNEL = 'onreco_gateway';
+interface GatewaySubscriber {
+  listener: Listener;
+  /** The connection was lost: notifications may have been missed. */
+  onLost: () => void;
+}
+const gatewaySubscribers = new Set<GatewaySubscriber>();
 const log = logger.child({ module: 'live-updates' });
 const subscribers = new Set<Subscriber>();
 let connecting: Promise<void> | null = null;
@@ -41,16 +49,19 @@ async function connect(): Promise<void> {
   connection = client;
   client.on('notification', (message) => {
     if (message.channel === CHANNEL && message.payload) for (const subscriber of subscribers) subscriber.listener(message.payload);
+    if (message.channel === GATEWAY_CHANNEL && message.payload) for (const subscriber of gatewaySubscribers) subscriber.listener(message.payload);
   });
   client.on('error', (error) => {
     if (stopping) return;
     log.warn({ err: error }, 'live update connection lost; reconnecting');
+    for (const subscriber of gatewaySubscribers) subscriber.onLost();
     connecting = null;
     client.end().catch(() => undefined);
     setTimeout(() => void ensureConnected(), 2000);
   });
   await client.connect();
   await client.query(`listen ${CHANNEL}`);
+  await client.query(`listen ${GATEWAY_CHANNEL}`);
 }
 
 function ensureConnected(): Promise<void> {
@@ -75,6 +86,12 @@ export async function subscribeStoreChanges(listener: Listener, onStop: () => vo
   const subscriber = { listener, onStop };
   subscribers.add(subscriber);
   return () => subscribers.delete(subscriber);
+}
+
+/** Calls `listener` with the store id of every committed revocation of gateway tokens, in any process; resolves once listening. */
+export async function subscribeGatewayChanges(listener: Listener, onLost: () => void): Promise<void> {
+  gatewaySubscribers.add({ listener, onLost });
+  await ensureConnected();
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Db } from '~/db/db.server';
+import type { AuditAction } from '~/domain/audit';
 import type { CompanyRow, CompanySave, InUseReason, StoregroupSave, UsergroupRow, UsergroupSave } from '~/domain/master-schemas';
 import { MASTER_MESSAGES } from '~/domain/master-schemas';
 import { audit } from '~/models/audit.server';
@@ -60,7 +61,7 @@ async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T | MasterWri
   }
 }
 
-const entry = (viewer: Viewer, now: Date, action: string, targetType: string, targetId: string | number, before: unknown, after: unknown) => ({
+const entry = (viewer: Viewer, now: Date, action: AuditAction, targetType: string, targetId: string | number, before: unknown, after: unknown) => ({
   userId: viewer.userId,
   at: now,
   action,

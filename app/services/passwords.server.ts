@@ -4,6 +4,7 @@ import { PASSWORD_MESSAGES } from '~/domain/auth-schemas';
 import { formatDateTime } from '~/domain/japan-time';
 import { textsFor } from '~/domain/texts';
 import { revokeUserTokens } from '~/models/access-tokens.server';
+import { audit } from '~/models/audit.server';
 import { findUserByLoginOrMail, getUserCredentials, setPasswordHash, setTemporaryPasswordHash, type Viewer } from '~/models/users.server';
 import { countAgainst, type LimitPolicy } from '~/models/request-limits.server';
 import { logger } from './logger.server';
@@ -58,6 +59,8 @@ export async function issueTemporaryPassword(db: Db, loginIdOrMail: string, orig
     .transaction()
     .execute(async (trx) => {
       await setTemporaryPasswordHash(trx, user.userId, passwordHash, expiresAt);
+      // Who asked is unknown (the call is unauthenticated): the row names the account and the address asked from.
+      await audit(trx, { userId: null, action: 'user.temporary_password', targetType: 'user', targetId: user.userId, details: { requested_from: origin.address, valid_until: expiresAt.toISOString() }, at: now });
       await sendMail({ to: user.mailaddress1!, ...temporaryPasswordMail(user, password, expiresAt) });
       return true;
     })
@@ -85,6 +88,7 @@ export async function changePassword(
   await db.transaction().execute(async (trx) => {
     await setPasswordHash(trx, user.userId, await hashPassword(input.new_pass), now);
     await revokeUserTokens(trx, user.userId, now);
+    await audit(trx, { userId: user.userId, action: 'user.password_change', targetType: 'user', targetId: user.userId, at: now });
   });
 }
 

@@ -3,31 +3,17 @@ import type { Db } from '~/db/db.server';
 import { getEnv } from '~/env.server';
 import { formatDate } from '~/domain/japan-time';
 import type { ReportType } from '~/domain/report-document';
-import { closedPeriods, REGULAR_REPORTS_MAX, REPORT_MESSAGES, REPORT_TYPE, type ReportSave, SEQUENTIAL_SETTING_NAME } from '~/domain/report-form';
+import { closedPeriods, QUEUED_REPORTS_MAX, REGULAR_REPORTS_MAX, REPORT_MESSAGES, REPORT_TYPE, type ReportSave, SEQUENTIAL_SETTING_NAME } from '~/domain/report-form';
+import { isAdministrator } from '~/domain/roles';
 import { absoluteUrl, reportUrl } from '~/domain/urls';
+import { isRemovedStore } from '~/domain/working-state';
 import { audit } from '~/models/audit.server';
 import { enqueueMails, type QueuedMail } from '~/models/outbox.server';
-import {
-  claimNextReportJob,
-  type ClaimedJob,
-  completeReportJob,
-  deleteRegularReport as deleteRegularRow,
-  failReportJob,
-  getRegularReport,
-  getReportStore,
-  insertRegularReport,
-  insertRegularReportJobs,
-  insertReportJob,
-  listDueRegularSettings,
-  lockRegularReports,
-  type NewReportJob,
-  type RegularReportRow,
-  type ReportRequest,
-  sensorIdsOfStore,
-  updateRegularReport,
-} from '~/models/reports.server';
+import { claimNextReportJob, type ClaimedJob, completeReportJob, countQueuedReports, failReportJob, insertRegularReportJobs, insertReportJob, type NewReportJob, type ReportRequest } from '~/models/report-history.server';
+import { deleteRegularReport as deleteRegularRow, getRegularReport, insertRegularReport, listDueRegularSettings, lockRegularReports, type RegularReportRow, updateRegularReport } from '~/models/regular-reports.server';
+import { getReportStore, sensorIdsOfStore } from '~/models/report-collection.server';
 import { canViewStore } from '~/models/stores.server';
-import type { Viewer } from '~/models/users.server';
+import { knownMailAddresses, type Viewer } from '~/models/users.server';
 import { collectReport } from '~/reports/collect.server';
 import { RENDERED_FORMATS, renderReport } from '~/reports/render.server';
 import { logger } from './logger.server';
@@ -40,7 +26,6 @@ export type ReportFailure =
   | { ok: false; reason: 'invalid_state'; description: string }
   | { ok: false; reason: 'invalid'; fields: Record<string, string> };
 
-const WORKING_STATE_REMOVED = 2;
 /** A report that failed this many times (not a crash: an error) is shown as failed. */
 export const REPORT_MAX_ATTEMPTS = 3;
 /** How far back the schedule catches up when the worker was down (docs/decisions/143-regular-reports.md). */
@@ -83,12 +68,18 @@ export async function saveReport(db: Db, viewer: Viewer, input: ReportSave, now:
     const count = await lockRegularReports(trx, input.store_id);
     const store = await getReportStore(trx, input.store_id);
     if (!store) return { ok: false, reason: 'not_found', description: `Store ${input.store_id} was not found.` };
-    if (store.workingState === WORKING_STATE_REMOVED) return { ok: false, reason: 'invalid_state', description: 'The store is removed: its reports can no longer be created or edited.' };
+    if (isRemovedStore(store.workingState)) return { ok: false, reason: 'invalid_state', description: 'The store is removed: its reports can no longer be created or edited.' };
     const known = await sensorIdsOfStore(trx, input.store_id, input.equipment_ids);
     // A sensor of another store "does not exist" here (DESIGN.md: what one may not see is 404).
     if (known.length !== input.equipment_ids.length) return { ok: false, reason: 'not_found', description: 'A sensor of equipment_ids is not a sensor of the store.' };
+    const before = input.regular_report === 1 && input.setting_no !== null ? await getRegularReport(trx, viewer, input.store_id, input.setting_no) : null;
+    if (!(await recipientsAllowed(trx, viewer, input.mail_addresses, before?.mailAddresses ?? []))) return { ok: false, reason: 'invalid', fields: { mail_addresses: REPORT_MESSAGES.mailUnknown } };
 
     if (input.regular_report === 0) {
+      // The store row is locked above, so two saves of one store count one after the other.
+      const queued = await countQueuedReports(trx, input.store_id, viewer.userId);
+      if (queued.user >= QUEUED_REPORTS_MAX.perUser) return { ok: false, reason: 'invalid', fields: { regular_report: REPORT_MESSAGES.queuedPerUser } };
+      if (queued.store >= QUEUED_REPORTS_MAX.perStore) return { ok: false, reason: 'invalid', fields: { regular_report: REPORT_MESSAGES.queuedPerStore } };
       const historyNo = await insertReportJob(trx, {
         storeId: input.store_id,
         settingNo: null,
@@ -101,6 +92,7 @@ export async function saveReport(db: Db, viewer: Viewer, input: ReportSave, now:
         request: requestOf({ ...input, setting_name: SEQUENTIAL_SETTING_NAME }, viewer.userName),
         createdAt: now,
       });
+      await audit(trx, { userId: viewer.userId, action: 'report.create', targetType: 'report', targetId: historyNo, storeId: input.store_id, details: { after: settingSnapshot(input) }, at: now });
       return { ok: true, settingNo: null, historyNo, created: true };
     }
 
@@ -110,12 +102,22 @@ export async function saveReport(db: Db, viewer: Viewer, input: ReportSave, now:
       await audit(trx, { userId: viewer.userId, action: 'regular_report.create', targetType: 'regular_report', targetId: settingNo, storeId: input.store_id, details: { before: null, after: settingSnapshot(input) }, at: now });
       return { ok: true, settingNo, historyNo: null, created: true };
     }
-    const before = await getRegularReport(trx, viewer, input.store_id, input.setting_no);
     if (!before) return { ok: false, reason: 'not_found', description: `Regular report ${input.setting_no} of store ${input.store_id} was not found.` };
     await updateRegularReport(trx, { ...input, setting_no: input.setting_no }, now);
     await audit(trx, { userId: viewer.userId, action: 'regular_report.update', targetType: 'regular_report', targetId: input.setting_no, storeId: input.store_id, details: { before: settingSnapshot(before), after: settingSnapshot(input) }, at: now });
     return { ok: true, settingNo: input.setting_no, historyNo: null, created: false };
   });
+}
+
+/**
+ * Report mail goes only to the chain's own users (any of their addresses), so a store account
+ * cannot turn the worker into a mailer for outside addresses (decision 243). An administrator
+ * may add others; addresses an administrator already put on a setting stay when others edit it.
+ */
+async function recipientsAllowed(trx: Db, viewer: Viewer, addresses: readonly string[], kept: readonly string[]): Promise<boolean> {
+  if (isAdministrator(viewer.authority) || addresses.length === 0) return true;
+  const allowed = new Set([...(await knownMailAddresses(trx, addresses)), ...kept.map((address) => address.toLowerCase())]);
+  return addresses.every((address) => allowed.has(address.toLowerCase()));
 }
 
 /** Deletes a regular setting (audited); the reports it produced stay in the history. */
@@ -124,7 +126,7 @@ export async function deleteRegularReport(db: Db, viewer: Viewer, storeId: strin
     const before = await getRegularReport(trx, viewer, storeId, settingNo);
     if (!before) return { ok: false, reason: 'not_found', description: `Regular report ${settingNo} of store ${storeId} was not found.` };
     const store = await getReportStore(trx, storeId);
-    if (store?.workingState === WORKING_STATE_REMOVED) return { ok: false, reason: 'invalid_state', description: 'The store is removed: its regular reports can no longer be deleted.' };
+    if (isRemovedStore(store?.workingState ?? null)) return { ok: false, reason: 'invalid_state', description: 'The store is removed: its regular reports can no longer be deleted.' };
     await deleteRegularRow(trx, storeId, settingNo);
     await audit(trx, { userId: viewer.userId, action: 'regular_report.delete', targetType: 'regular_report', targetId: settingNo, storeId, details: { before: settingSnapshot(before), after: null }, at: now });
     return { ok: true };

@@ -6,14 +6,11 @@ import {
   STORE_MESSAGES,
   type StoreSaveInput,
   type UniqueStoreField,
-  canExchangeGateway,
-  canHoldPin,
-  canRemoveStore,
   pinCodeOf,
   pinEffectiveTime,
-  workingStateAfterGatewayChange,
   type StoreInfo,
 } from '~/domain/store-schemas';
+import { canExchangeGateway, canHoldPin, canRemoveStore, isOpeningDateLocked, workingStateAfterGatewayChange } from '~/domain/working-state';
 import { audit } from '~/models/audit.server';
 import {
   type GatewayPin,
@@ -32,6 +29,7 @@ import {
   updateStoreMaster,
 } from '~/models/store-management.server';
 import type { Viewer } from '~/models/users.server';
+import { forgetGatewayStore } from './gateway-tokens.server';
 
 // The store management writes, each in one transaction on the locked store row, each with its
 // audit_log row: PIN issue and reissue, gateway exchange, removal, and the store save of
@@ -39,7 +37,7 @@ import type { Viewer } from '~/models/users.server';
 
 export type StoreWriteFailure =
   | { ok: false; reason: 'not_found'; description?: string }
-  | { ok: false; reason: 'forbidden'; description?: string }
+  | { ok: false; reason: 'forbidden'; description?: string; fields?: Record<string, string> }
   | { ok: false; reason: 'invalid_state' | 'conflict'; description: string; message: string }
   | { ok: false; reason: 'duplicate'; fields: UniqueStoreField[]; message: string }
   | { ok: false; reason: 'invalid'; fields: Record<string, string>; message: string };
@@ -122,7 +120,7 @@ export async function exchangeGateway(db: Db, viewer: Viewer, storeId: string, g
       });
       return { ok: true, workingState } as const;
     }),
-  );
+  ).finally(() => forgetGatewayStore(storeId)); // the old gateway's token, once committed
 }
 
 /**
@@ -132,7 +130,7 @@ export async function exchangeGateway(db: Db, viewer: Viewer, storeId: string, g
  * history. `gatewayInfo` '' means the store's gateway, whatever it is; otherwise it must be it.
  */
 export async function removeGateway(db: Db, viewer: Viewer, storeId: string, gatewayInfo: string, now: Date): Promise<{ ok: true; gatewayInfo: string } | StoreWriteFailure> {
-  return db.transaction().execute(async (trx) => {
+  const removal = db.transaction().execute(async (trx) => {
     const store = await lockStore(trx, viewer, storeId);
     if (!store?.visible) return notFound;
     if (gatewayInfo !== '' && gatewayInfo !== store.gatewayInfo) {
@@ -165,6 +163,7 @@ export async function removeGateway(db: Db, viewer: Viewer, storeId: string, gat
     });
     return { ok: true, gatewayInfo: store.gatewayInfo! } as const;
   });
+  return removal.finally(() => forgetGatewayStore(storeId)); // the gateway's token, once committed
 }
 
 // ---- POST /v1/stores ----
@@ -179,6 +178,10 @@ async function refuseOutOfScope(trx: Db, viewer: Viewer, input: StoreSaveInput, 
   if (scope.hidden.length > 0) return { ok: false, reason: 'not_found', description: `No such ${scope.hidden.join(', ')}.` };
   if (scope.forbidden.length > 0) return { ok: false, reason: 'forbidden', description: `You may not assign ${scope.forbidden.join(', ')}: only your own groups or store-user groups of your stores.` };
   if (scope.noOwnGroup) return { ok: false, reason: 'forbidden', description: 'A store you create must be linked to one of your own user groups.' };
+  if (scope.unremovable.length > 0) {
+    const description = `usergroup: you may not remove ${scope.unremovable.join(', ')} from the store: you could not link it back (not your own group, nor a store-user group of another of your stores).`;
+    return { ok: false, reason: 'forbidden', description, fields: { usergroup: STORE_MESSAGES.unremovableGroup } };
+  }
   return null;
 }
 
@@ -191,15 +194,17 @@ export type StoreSaveResult = { ok: true; created: boolean; store: StoreInfo | n
  * (masterMenu). A store_id that exists but is not the viewer's is a duplicate, like any taken
  * value. A changed gateway_info is a gateway change: the old token is revoked and the working
  * state follows workingStateAfterGatewayChange. The opening date of an operating or removed
- * store cannot change (001 §2 Store edit).
+ * store cannot change (001 §2 Store edit). With `createOnly` (the console's 新規店舗作成, decision
+ * 282) a store ID already in use is refused as a duplicate instead of updating that store.
  */
-export async function saveStore(db: Db, viewer: Viewer, input: StoreSaveInput, now: Date): Promise<StoreSaveResult> {
+export async function saveStore(db: Db, viewer: Viewer, input: StoreSaveInput, now: Date, options: { createOnly?: boolean } = {}): Promise<StoreSaveResult> {
   const mayCreate = can(viewer.authority, 'masterMenu');
   const mayUpdate = mayCreate || can(viewer.authority, 'storeManagement');
   if (!mayUpdate) return forbidden;
   const saved = await catchDuplicates(() =>
     db.transaction().execute(async (trx): Promise<{ ok: true; created: boolean } | StoreWriteFailure> => {
       const existing = await lockStore(trx, viewer, input.store_id);
+      if (existing && options.createOnly) return duplicate(['store_id']);
       const creating = !existing?.visible;
       if (creating && !mayCreate) return forbidden;
       const refusal = await refuseOutOfScope(trx, viewer, input, creating);
@@ -207,7 +212,7 @@ export async function saveStore(db: Db, viewer: Viewer, input: StoreSaveInput, n
       const references = await checkStoreReferences(trx, input);
       const fields = { ...references.fields };
       if (creating && input.gateway_info === null) fields.gateway_info = STORE_MESSAGES.required;
-      if (existing && !creating && existing.openingDate !== input.opening_date && (existing.workingState === 1 || existing.workingState === 2)) {
+      if (existing && !creating && existing.openingDate !== input.opening_date && isOpeningDateLocked(existing.workingState)) {
         fields.opening_date = '稼働中または撤去の店舗の開店日は変更できません';
       }
       if (Object.keys(fields).length > 0) return { ok: false, reason: 'invalid', fields, message: STORE_MESSAGES.banner };

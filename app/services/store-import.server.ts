@@ -2,7 +2,8 @@ import type { Db } from '~/db/db.server';
 import { can } from '~/domain/roles';
 import { SENSOR_MESSAGES, type SensorSave } from '~/domain/sensor-settings';
 import { IMPORT_MESSAGES, type ImportAnswer, type ImportedStore, type SensorImportRequest, type StoreImportRequest, importAnswerOf } from '~/domain/store-import';
-import { DUPLICATE_FIELD_MESSAGES, STORE_MESSAGES, type StoreSaveInput, workingStateAfterGatewayChange } from '~/domain/store-schemas';
+import { DUPLICATE_FIELD_MESSAGES, STORE_MESSAGES, type StoreSaveInput } from '~/domain/store-schemas';
+import { workingStateAfterGatewayChange } from '~/domain/working-state';
 import { type AuditEntry, audit } from '~/models/audit.server';
 import { insertSensors, listMeasureTargetKinds, serialsOfStores } from '~/models/sensor-settings.server';
 import { type NewStore, checkStoreReferencesOf, findDuplicateFieldsOf, insertStores, usergroupIdsByName } from '~/models/store-management.server';
@@ -83,11 +84,21 @@ async function planSensors(trx: Db, plans: StorePlan[], fields: Fields): Promise
   });
 }
 
+/**
+ * Rows one statement of the import writes at most. A statement's parameters (and an audit batch's
+ * JSON) are built on the event loop: 20,000 sensors at once held it for half a second; batches
+ * give it back at each round trip (decision 279). Still one transaction: all or nothing.
+ */
+const WRITE_BATCH = 5_000;
+
+const batchesOf = <T>(items: readonly T[]): T[][] => Array.from({ length: Math.ceil(items.length / WRITE_BATCH) }, (_, n) => items.slice(n * WRITE_BATCH, (n + 1) * WRITE_BATCH));
+
 /** Writes the new stores and sensors with their audit rows (as the store save and the sensor registration write them). */
 async function write(trx: Db, viewer: Viewer, stores: NewStore[], sensors: SensorSave[], now: Date): Promise<void> {
   await insertStores(trx, stores, now);
-  const created = await insertSensors(trx, sensors.map((sensor) => ({ ...sensor, serial_no: sensor.serial_no! })), now);
-  const entries: AuditEntry[] = stores.map(({ input, companyId, workingState }) => ({
+  const created: Awaited<ReturnType<typeof insertSensors>> = [];
+  for (const batch of batchesOf(sensors)) created.push(...(await insertSensors(trx, batch.map((sensor) => ({ ...sensor, serial_no: sensor.serial_no! })), now)));
+  const storeEntry = ({ input, companyId, workingState }: NewStore): AuditEntry => ({
     userId: viewer.userId,
     action: 'store.create',
     targetType: 'store',
@@ -106,20 +117,19 @@ async function write(trx: Db, viewer: Viewer, stores: NewStore[], sensors: Senso
       via: 'import',
     },
     at: now,
-  }));
+  });
   const idOf = new Map(created.map((row) => [`${row.store_id}\n${row.serial_no}`, row.equipment_id]));
-  for (const sensor of sensors) {
-    entries.push({
-      userId: viewer.userId,
-      action: 'sensor.create',
-      targetType: 'sensor',
-      targetId: idOf.get(`${sensor.store_id}\n${sensor.serial_no}`),
-      storeId: sensor.store_id,
-      details: { before: null, after: { serial_no: sensor.serial_no, ...sensorAuditView({ ...sensor }) }, via: 'import' },
-      at: now,
-    });
-  }
-  await audit(trx, entries);
+  const sensorEntry = (sensor: SensorSave): AuditEntry => ({
+    userId: viewer.userId,
+    action: 'sensor.create',
+    targetType: 'sensor',
+    targetId: idOf.get(`${sensor.store_id}\n${sensor.serial_no}`),
+    storeId: sensor.store_id,
+    details: { before: null, after: { serial_no: sensor.serial_no, ...sensorAuditView({ ...sensor }) }, via: 'import' },
+    at: now,
+  });
+  for (const batch of batchesOf(stores)) await audit(trx, batch.map(storeEntry));
+  for (const batch of batchesOf(sensors)) await audit(trx, batch.map(sensorEntry));
 }
 
 /** Plans, and unless it is a dry run writes, in one transaction; a unique value taken meanwhile is a conflict, nothing written. */

@@ -110,6 +110,11 @@ export async function saveUser(db: Db, viewer: Viewer, input: UserSaveInput, now
       if (refused.length > 0) {
         return forbidden(`You may not assign usergroup ${refused.map((group) => group.usergroup_id).join(', ')}: only your own groups or store-user groups of your stores, never administrator, maintenance or a more privileged group.`);
       }
+      const before = existing && (await getUserRow(trx, { ...viewer, authority: AUTHORITY.administrator }, existing.user_id));
+      const mailChanged = before !== null && MAIL_FIELDS.some((field) => (before[field] ?? null) !== (input[field] ?? null));
+      if (before && mailChanged && !self && !(await mayChangeMailOf(trx, viewer, existing.authority, before))) {
+        return forbidden('You may not change the mail address of a user of your own rank or with groups outside your scope; ask an administrator.');
+      }
       const authority = Math.min(AUTHORITY.storeUser, ...groups.map((group) => group.usergroup_authority));
       if (self && !isAdministrator(viewer.authority) && authority !== viewer.authority) return forbidden('You may not change your own authority.');
       if (self && input.valid_flg === 0) return forbidden('You may not deactivate yourself.');
@@ -144,17 +149,46 @@ export async function saveUser(db: Db, viewer: Viewer, input: UserSaveInput, now
         return { ok: true, created: true, userId };
       }
       const staffView = { ...viewer, authority: AUTHORITY.administrator };
-      const before = await getUserRow(trx, staffView, existing.user_id);
       await updateUser(trx, existing.user_id, input, now);
       const after = await getUserRow(trx, staffView, existing.user_id);
       if (input.valid_flg === 0 && existing.valid_flg === 1) await revokeUserTokens(trx, existing.user_id, now);
       await audit(trx, { userId: viewer.userId, action: 'user.update', targetType: 'user', targetId: existing.user_id, storeId: input.store_id ?? null, details: { before: snapshot(before), after: snapshot(after) }, at: now });
+      if (before && mailChanged && !self) await tellPreviousAddresses(trx, viewer, before, input, now);
       return { ok: true, created: false, userId: existing.user_id };
     }),
   );
   if (!saved.ok) return saved;
   const user = await getUserRow(db, { ...viewer, authority: AUTHORITY.administrator }, saved.userId);
   return { ok: true, created: saved.created, user: user! };
+}
+
+const MAIL_FIELDS = ['mailaddress1', 'mailaddress2', 'mailaddress3'] as const;
+
+/**
+ * Whether someone other than the user may change the user's mail addresses (decision 241): an
+ * administrator always (audited, the old address is told); a manager only for users below their
+ * own rank whose every group the manager sees, so a mail change (and the temporary password that
+ * follows it) can never carry a peer's or an outside group's access to the manager.
+ */
+async function mayChangeMailOf(trx: Db, viewer: Viewer, authority: number, user: UserRow): Promise<boolean> {
+  if (isAdministrator(viewer.authority)) return true;
+  if (authority <= viewer.authority) return false;
+  const groups = await scopeGroups(trx, viewer, user.usergroups.map((group) => group.usergroup_id));
+  return groups.every((group) => group.visible);
+}
+
+/** Tells each previous address that is gone that someone else changed the account's mail. */
+async function tellPreviousAddresses(trx: Db, viewer: Viewer, before: UserRow, input: UserSaveInput, now: Date): Promise<void> {
+  const kept = new Set(MAIL_FIELDS.map((field) => input[field]).filter(Boolean));
+  const gone = [...new Set(MAIL_FIELDS.map((field) => before[field]).filter((address): address is string => !!address && !kept.has(address)))];
+  const mail = textsFor(before.language).mailChangedMail({
+    userName: before.user_name,
+    loginId: before.login_id,
+    newAddress: input.mailaddress1 ?? input.mailaddress2 ?? input.mailaddress3 ?? '-',
+    changedBy: viewer.userName,
+    changedAt: formatDateTime(now),
+  });
+  await enqueueMails(trx, gone.map((toAddress) => ({ toAddress, subject: mail.subject, body: mail.text, storeId: null, alertHistoryId: null })));
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { ApiClient } from '../client';
 import type { CliContext } from '../context';
 import { CliError, UsageError } from '../errors';
+import { decodeCsv } from '../import-file';
 import { currentSession } from '../session';
 
 export type { CliContext } from '../context';
@@ -21,14 +22,24 @@ export function examples(command: Command, ...lines: string[]): Command {
   return command.addHelpText('after', `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`);
 }
 
-/** A file's text; `-` is standard input. */
-export async function readInputFile(ctx: CliContext, file: string): Promise<string> {
+/** A file's bytes; `-` is standard input. */
+async function readInputBytes(ctx: CliContext, file: string): Promise<Uint8Array> {
   if (file === '-') return ctx.readStdin();
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(file);
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+}
+
+/** A file's text (UTF-8); `-` is standard input. */
+export async function readInputFile(ctx: CliContext, file: string): Promise<string> {
+  return Buffer.from(await readInputBytes(ctx, file)).toString('utf8');
+}
+
+/** An import CSV's text: UTF-8, or Shift_JIS/CP932 as Excel saves it in Japan (decision 246). */
+export async function readCsvFile(ctx: CliContext, file: string): Promise<string> {
+  return decodeCsv(await readInputBytes(ctx, file), file);
 }
 
 /** A JSON object from `--file`. */

@@ -53,7 +53,15 @@ export function dbCommand(ctx: CliContext): Command {
         const { isDatabaseEmpty, seedDemoChain } = await import('../../app/demo/seed.server');
         const { DEMO_DEFAULT_PASSWORD } = await import('../../app/domain/demo');
         if (!(await isDatabaseEmpty(db))) throw new CliError('the database has stores or users already: the demo chain is seeded only into an empty one');
-        const summary = await withProgress(ctx, 'Seeding the demo chain', () => seedDemoChain(db, { days: options.days, password: ctx.env.ONRECO_DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD, now: new Date() }));
+        const { seedProgressLines } = await import('../../app/demo/seed-progress');
+        const summary = await withProgress(ctx, 'Seeding the demo chain', (report) =>
+          seedDemoChain(db, {
+            days: options.days,
+            password: ctx.env.ONRECO_DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD,
+            now: new Date(),
+            onProgress: seedProgressLines((line) => report(line.replace(/^demo chain: /, '')), { everyMs: 1000 }),
+          }),
+        );
         ctx.stdout(`Seeded ${summary.stores} stores, ${summary.sensors} sensors, ${summary.users} users, ${summary.measurements} readings.\n`);
       }),
     );

@@ -20,7 +20,7 @@ function summaryText(answer: ImportAnswer): string {
 }
 
 export async function runImport<C extends ImportCall>(ctx: CliContext, options: { json?: boolean }, file: string, call: C, body: WireInput<C>, lines: ImportLines): Promise<void> {
-  const checked = call.input.schema.safeParse(body);
+  const checked = await call.input.schema.safeParseAsync(body);
   if (!checked.success) {
     const fields: Record<string, string> = {};
     for (const issue of checked.error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;

@@ -8,7 +8,7 @@ import type { WireInput } from '../client';
 import { UsageError } from '../errors';
 import { SENSOR_COLUMNS, sensorLines, sensorsOfFile } from '../import-file';
 import { print, recordText, stampText, tableText } from '../output';
-import { type CliContext, clientOf, examples, positiveInteger, readInputFile, withJson } from './common';
+import { type CliContext, clientOf, examples, positiveInteger, readCsvFile, withJson } from './common';
 import { runImport } from './import-run';
 
 const compactDayText = (value: string | null) => (value ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}` : null);
@@ -136,10 +136,10 @@ function importCommand(ctx: CliContext): Command {
     new Command('import')
       .description('register a store\'s sensors from a CSV file, all or nothing; serials the store has are left as they are')
       .argument('<store_id>')
-      .argument('<file.csv>', 'UTF-8 CSV, one row per sensor (- for stdin)')
+      .argument('<file.csv>', 'CSV in UTF-8 or Shift_JIS (Excel), one row per sensor (- for stdin)')
       .option('--dry-run', 'check the whole file and tell what would be registered, writing nothing'),
   ).action(async (storeId: string, file: string, options) => {
-    const { sensors, lines } = await sensorsOfFile(await readInputFile(ctx, file), file, storeId);
+    const { sensors, lines } = await sensorsOfFile(await readCsvFile(ctx, file), file, storeId);
     await runImport(ctx, options, file, importEquipments, { dry_run: options.dryRun === true, store_id: storeId, sensors } as WireInput<typeof importEquipments>, sensorLines(lines));
   });
   command.addHelpText('after', `\nColumns (docs/cli.md): ${SENSOR_COLUMNS.join(', ')} (and store_id, which must be the store's).`);

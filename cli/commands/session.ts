@@ -18,7 +18,7 @@ export function loginCommand(ctx: CliContext): Command {
       const server = options.server ?? ctx.env.ONRECO_SERVER ?? stored?.server;
       if (!server) throw new CliError('which console? give --server URL');
       const loginId = options.loginId ?? (await ctx.prompt('Login ID: '));
-      const password = options.passwordStdin ? (await ctx.readStdin()).replace(/\r?\n$/, '') : await ctx.prompt('Password: ', { hidden: true });
+      const password = options.passwordStdin ? Buffer.from(await ctx.readStdin()).toString('utf8').replace(/\r?\n$/, '') : await ctx.prompt('Password: ', { hidden: true });
       if (!loginId || !password) throw new CliError('a login id and a password are needed');
       const client = new ApiClient(ctx, { server: serverUrlOf(server), token: null });
       const auth = await client.call(issueToken, { grant_type: 'password', username: loginId, password });

@@ -1,11 +1,13 @@
 // onreco stores list | show | create | update | remove: the store master through the API.
 import { Command, Option } from 'commander';
 import { getStore, importStores, listStores, saveStore, removeGateway } from '../../app/domain/api/stores';
+import { STORE_STATUS_CLI_NAMES, type StoreStatusCliName, storeStatusCliName } from '../../app/domain/store-status';
+import { workingStateCliName } from '../../app/domain/working-state';
 import type { ApiClient, WireAnswer, WireInput } from '../client';
 import { UsageError } from '../errors';
 import { SENSOR_COLUMNS, STORE_COLUMNS, storesOfFile } from '../import-file';
 import { print, recordText, tableText, withProgress } from '../output';
-import { type CliContext, clientOf, compactDay, examples, positiveInteger, readInputFile, readJsonFile, withJson } from './common';
+import { type CliContext, clientOf, compactDay, examples, positiveInteger, readCsvFile, readJsonFile, withJson } from './common';
 import { runImport } from './import-run';
 
 type StoreRow = WireAnswer<typeof listStores>['stores'][number];
@@ -34,9 +36,6 @@ export async function allStores(client: ApiClient, filters: StoreFilters, onPage
   return { all_count: first.all_count, alert_count: first.alert_count, stores: pages.flat() };
 }
 
-const STATUS_TEXT: Record<number, string> = { 0: 'normal', 1: 'warning', 2: 'alert', 3: 'no data' };
-const WORKING_TEXT = (state: number | null) => (state === null ? 'no info' : (['waiting', 'operating', 'removed'][state] ?? String(state)));
-
 function listCommand(ctx: CliContext): Command {
   const command = withJson(
     new Command('list')
@@ -45,7 +44,7 @@ function listCommand(ctx: CliContext): Command {
       .option('--prefecture <id>', 'prefecture id', positiveInteger('--prefecture'))
       .option('--company <id>', 'company id')
       .option('--storegroup <id>', 'store group id')
-      .addOption(new Option('--status <status>', 'store status').choices(['normal', 'warning', 'alert', 'nodata']))
+      .addOption(new Option('--status <status>', 'store status').choices(Object.keys(STORE_STATUS_CLI_NAMES)))
       .option('--name <text>', 'part of the store name')
       .option('--number <text>', 'part of the store number')
       .option('--page <n>', 'only this page (20 a page unless --page-size)', positiveInteger('--page'))
@@ -57,7 +56,7 @@ function listCommand(ctx: CliContext): Command {
       prefecture_id: options.prefecture,
       company_id: options.company,
       storegroup_id: options.storegroup,
-      store_status: options.status === undefined ? undefined : ['normal', 'warning', 'alert', 'nodata'].indexOf(options.status),
+      store_status: options.status === undefined ? undefined : STORE_STATUS_CLI_NAMES[options.status as StoreStatusCliName],
       store_name: options.name,
       store_no: options.number,
     };
@@ -69,8 +68,8 @@ function listCommand(ctx: CliContext): Command {
         { header: 'STORE ID', value: (store) => store.store_id },
         { header: 'NO', value: (store) => store.store_no },
         { header: 'NAME', value: (store) => store.store_name },
-        { header: 'STATUS', value: (store) => STATUS_TEXT[store.store_status] ?? store.store_status },
-        { header: 'WORKING', value: (store) => WORKING_TEXT(store.working_state) },
+        { header: 'STATUS', value: (store) => storeStatusCliName(store.store_status) },
+        { header: 'WORKING', value: (store) => workingStateCliName(store.working_state) },
         { header: 'ALERTS', value: (store) => store.alert_messages.join(', ') },
       ]) + `${answer.stores.length} of ${answer.all_count} stores, ${answer.alert_count} in alarm\n`,
     );
@@ -95,7 +94,7 @@ function showCommand(ctx: CliContext): Command {
         ['closing', store.closing_date],
         ['user groups', store.usergroup.map((group) => `${group.usergroup_name} (${group.usergroup_id})`).join(', ')],
         ['gateway', store.gateway_info],
-        ['working state', WORKING_TEXT(store.working_state)],
+        ['working state', workingStateCliName(store.working_state)],
         ['PIN', store.pin_code ? `${store.pin_code} until ${store.effective_time}` : null],
       ]),
     );
@@ -199,10 +198,10 @@ function importCommand(ctx: CliContext): Command {
   const command = withJson(
     new Command('import')
       .description('create stores with their user groups and sensors from a CSV file, all or nothing; stores and serials that exist are left as they are')
-      .argument('<file.csv>', 'UTF-8 CSV, one row per sensor (- for stdin)')
+      .argument('<file.csv>', 'CSV in UTF-8 or Shift_JIS (Excel), one row per sensor (- for stdin)')
       .option('--dry-run', 'check the whole file and tell what would be created, writing nothing'),
   ).action(async (file: string, options) => {
-    const { stores, lines } = await storesOfFile(await readInputFile(ctx, file), file);
+    const { stores, lines } = await storesOfFile(await readCsvFile(ctx, file), file);
     await runImport(ctx, options, file, importStores, { dry_run: options.dryRun === true, stores } as WireInput<typeof importStores>, lines);
   });
   command.addHelpText('after', `\nColumns (docs/cli.md): ${STORE_COLUMNS.join(', ')}; per sensor ${SENSOR_COLUMNS.join(', ')}.\nA store's columns are read from its first row; usergroups are names, comma separated.`);

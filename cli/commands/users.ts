@@ -4,6 +4,7 @@
 import { Command, Option } from 'commander';
 import { listUsergroups } from '../../app/domain/api/masters';
 import { listUsers, saveUser } from '../../app/domain/api/users';
+import { ALERT_FILTER, ALERT_FILTER_CLI_NAMES, type AlertFilterCliName, alertFilterCliText } from '../../app/domain/alert-filter';
 import { USER_PAGE_COUNT_MAX } from '../../app/domain/user-master';
 import type { ApiClient, WireAnswer, WireInput } from '../client';
 import { CliError, UsageError } from '../errors';
@@ -14,7 +15,6 @@ type UserRow = WireAnswer<typeof listUsers>['users'][number];
 type UserFilters = Omit<WireInput<typeof listUsers>, 'page_no' | 'page_count'>;
 type UserSave = WireInput<typeof saveUser>;
 
-const ALERT_FILTER_TEXT = ['all', 'alerts only', 'none'];
 
 async function allUsers(client: ApiClient, filters: UserFilters, onPage: (done: number, all: number) => void): Promise<WireAnswer<typeof listUsers>> {
   const users: UserRow[] = [];
@@ -74,7 +74,7 @@ function showCommand(ctx: CliContext): Command {
         ['user groups', user.usergroups.map((group) => `${group.usergroup_name} (${group.usergroup_id})`).join(', ')],
         ['state', user.valid_flg === 1 ? 'active' : 'disabled'],
         ['notices', user.notice_flg === 1 ? 'yes' : 'no'],
-        ['alert mails', ALERT_FILTER_TEXT[user.alert_filter] ?? user.alert_filter],
+        ['alert mails', alertFilterCliText(user.alert_filter)],
       ]),
     );
   });
@@ -95,7 +95,7 @@ function withUserFields(command: Command): Command {
     .addOption(new Option('--language <language>', 'mail language').choices(['JP', 'US']))
     .option('--usergroup <ids>', 'user group ids, comma separated (repeatable)', collectGroups)
     .addOption(new Option('--notices <yes|no>', 'receive notices').choices(['yes', 'no']))
-    .addOption(new Option('--alert-mails <which>', 'alert mails: all, alerts (alerts only) or none').choices(['all', 'alerts', 'none']));
+    .addOption(new Option('--alert-mails <which>', 'alert mails: all, alerts (alerts only) or none').choices(Object.keys(ALERT_FILTER_CLI_NAMES)));
 }
 
 async function userEntityOf(ctx: CliContext, options: Record<string, unknown>, base: Partial<UserSave>): Promise<Partial<UserSave>> {
@@ -113,7 +113,7 @@ async function userEntityOf(ctx: CliContext, options: Record<string, unknown>, b
     language: options.language as 'JP' | 'US' | undefined,
     usergroup: options.usergroup as number[] | undefined,
     notice_flg: options.notices === undefined ? undefined : options.notices === 'yes' ? 1 : 0,
-    alert_filter: options.alertMails === undefined ? undefined : ['all', 'alerts', 'none'].indexOf(options.alertMails as string),
+    alert_filter: options.alertMails === undefined ? undefined : ALERT_FILTER_CLI_NAMES[options.alertMails as AlertFilterCliName],
   };
   const entity: Partial<UserSave> = { ...base, ...file };
   for (const [key, value] of Object.entries(flags)) if (value !== undefined) (entity as Record<string, unknown>)[key] = value;
@@ -122,7 +122,7 @@ async function userEntityOf(ctx: CliContext, options: Record<string, unknown>, b
 
 function createCommand(ctx: CliContext): Command {
   const command = withJson(withUserFields(new Command('create').description('create a user (a welcome mail with a temporary password is sent)'))).action(async (options) => {
-    const entity = await userEntityOf(ctx, options, { language: 'JP', valid_flg: 1, notice_flg: 1, alert_filter: 0 });
+    const entity = await userEntityOf(ctx, options, { language: 'JP', valid_flg: 1, notice_flg: 1, alert_filter: ALERT_FILTER.occurrenceAndRecovery });
     delete entity.user_id;
     const saved = await (await clientOf(ctx)).call(saveUser, entity as UserSave);
     print(ctx, options, saved, () => `Created user ${saved.user_id} (${saved.login_id}).\n`);

@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { sleep } from '../backoff';
-import { explainAdvertisement } from '../decoders/index';
+import { CounterGuard, explainAdvertisement, judgeSensorAdvertisement, type DecodedAdvertisement } from '../decoders/index';
 import { formatCaptureLine } from '../sources/capture';
 import { createSource } from '../sources/index';
 import type { HeardAdvertisement } from '../sources/types';
@@ -13,6 +13,9 @@ interface DeviceSummary {
   address: string;
   name?: string;
   heard: number;
+  /** Frames the daemon would refuse (a store sensor's plain frames when it has a key, replays, undecodable). */
+  refused: number;
+  lastRefusal?: string;
   rssi?: number;
   format?: string;
   temperature?: number;
@@ -41,22 +44,41 @@ export function scanCommand(ctx: CliContext): Command {
         const bySerial = new Map(sensors.map((s) => [s.serialNo, s]));
         const devices = new Map<string, DeviceSummary>();
         const record = opts.record ? String(opts.record) : null;
+        const guard = new CounterGuard({ hasKey: (address) => bySerial.get(address)?.key != null });
 
         const print = (heard: HeardAdvertisement) => {
           const { adv } = heard;
           if (record) appendFileSync(record, formatCaptureLine(heard) + '\n');
           const sensor = bySerial.get(adv.address);
-          const result = explainAdvertisement(adv, sensor?.key ? { key: sensor.key } : {});
-          const device = devices.get(adv.address) ?? { address: adv.address, heard: 0, sensor };
+          // A store sensor's frame is judged as the daemon judges it (its key, downgrades, replays):
+          // what the daemon refuses is shown as refused, never as a reading.
+          let decoded: DecodedAdvertisement | null = null;
+          let refused: string | null = null;
+          let error: string | null = null;
+          if (sensor) {
+            const verdict = judgeSensorAdvertisement(adv, sensor, guard);
+            if (verdict.ok) decoded = verdict.value;
+            else refused = verdict.reason;
+          } else {
+            const explained = explainAdvertisement(adv);
+            if (explained.ok) decoded = explained.value;
+            else error = explained.reason;
+          }
+          const device = devices.get(adv.address) ?? { address: adv.address, heard: 0, refused: 0, sensor };
           devices.set(adv.address, device);
-          device.heard += 1;
+          if (refused) {
+            device.refused += 1;
+            device.lastRefusal = refused;
+          } else {
+            device.heard += 1;
+          }
           if (adv.name) device.name = adv.name;
           if (adv.rssi !== undefined) device.rssi = adv.rssi;
-          if (result.ok) {
-            device.format = result.value.format;
-            device.temperature = result.value.temperature;
+          if (decoded) {
+            device.format = decoded.format;
+            device.temperature = decoded.temperature;
           }
-          if (!result.ok && !sensor && !opts.all) return;
+          if (!decoded && !sensor && !opts.all) return;
           const who = sensor ? `store sensor ${sensor.equipmentId}` : 'not a store sensor';
           if (opts.json) {
             const line = {
@@ -65,13 +87,13 @@ export function scanCommand(ctx: CliContext): Command {
               rssi: adv.rssi ?? null,
               name: adv.name ?? null,
               store_sensor: sensor ? sensor.equipmentId : null,
-              ...(result.ok ? { decoded: decodedFields(result.value) } : { error: result.reason }),
+              ...(decoded ? { decoded: decodedFields(decoded) } : refused ? { refused } : { error }),
             };
             ctx.stdout(JSON.stringify(line) + '\n');
             return;
           }
           const time = new Date(heard.ts).toISOString().slice(11, 19);
-          const what = result.ok ? describe(decodedFields(result.value)) : `(${result.reason})`;
+          const what = decoded ? describe(decodedFields(decoded)) : refused ? `REFUSED ${refused}` : `(${error})`;
           ctx.stdout(`${time}  ${adv.address}  ${String(adv.rssi ?? '-').padStart(4)} dBm  ${what}  [${who}]${adv.name ? `  "${adv.name}"` : ''}\n`);
         };
 
@@ -118,10 +140,19 @@ function describe(fields: Record<string, unknown>): string {
 
 function summary(devices: DeviceSummary[], sensors: StoreSensor[]): string {
   const lines = ['', `Heard ${devices.length} device(s).`];
-  const heardSerials = new Set(devices.map((d) => d.address));
-  const missing = sensors.filter((s) => !heardSerials.has(s.serialNo));
+  // A store sensor counts as heard only for frames the daemon would use.
+  const bySerial = new Map(devices.map((d) => [d.address, d]));
+  const missing = sensors.filter((s) => !(bySerial.get(s.serialNo)?.heard ?? 0));
   lines.push(`Store sensors heard: ${sensors.length - missing.length} of ${sensors.length}.`);
-  for (const s of missing) lines.push(`  NOT HEARD: ${s.serialNo} (equipment ${s.equipmentId})`);
+  for (const s of missing) {
+    const d = bySerial.get(s.serialNo);
+    lines.push(`  NOT HEARD: ${s.serialNo} (equipment ${s.equipmentId})` + (d?.refused ? `: ${d.refused} frame(s) refused, last: ${d.lastRefusal}` : ''));
+  }
+  const refusing = sensors.map((s) => bySerial.get(s.serialNo)).filter((d): d is DeviceSummary => Boolean(d && d.heard && d.refused));
+  if (refusing.length) {
+    lines.push(`Store sensors with refused frames beside good ones (${refusing.length}):`);
+    for (const d of refusing) lines.push(`  ${d.address}  ${d.refused} refused, last: ${d.lastRefusal}`);
+  }
   const decodedOthers = devices.filter((d) => !d.sensor && d.format);
   if (decodedOthers.length) {
     lines.push(`Sensors in range that are not this store's (${decodedOthers.length}):`);

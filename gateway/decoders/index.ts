@@ -21,6 +21,7 @@ export { decodePvvx } from './pvvx';
 export { decodeRuuvi } from './ruuvi';
 export { decodeSwitchbot } from './switchbot';
 export { CounterGuard, type GuardVerdict } from './counter-guard';
+import type { CounterGuard } from './counter-guard';
 
 // Inkbird last: it is recognised by local name only, the others by a registered id.
 const READERS: FormatReader[] = [readBthome, readPvvx, readMiBeacon, readRuuvi, readGovee, readSwitchbot, readInkbird];
@@ -43,6 +44,29 @@ export function explainAdvertisement(adv: Advertisement, options: DecodeOptions 
   }
   if (failures.length > 0) return { ok: false, code: failures[0].code, reason: failures.map((f) => f.message).join('; ') };
   return { ok: false, code: 'unknown-format', reason: `no supported format in ${describe(adv)}` };
+}
+
+export type SensorVerdict =
+  | { ok: true; value: DecodedAdvertisement; duplicate: boolean }
+  | { ok: false; kind: 'undecodable' | 'downgrade' | 'replay'; reason: string };
+
+const REFUSALS = {
+  downgrade: 'plain frame from a sensor that has a key (refused: anyone can send plain frames under its address)',
+  replay: 'encrypted frame with an old counter (refused: a replayed frame)',
+} as const;
+
+/**
+ * What the daemon makes of one advertisement from a store sensor: a reading, a repeat, or a
+ * refusal with its reason. `scan` asks the same question so that it never shows as a reading what
+ * the daemon refuses. The guard remembers accepted frames (keep one per daemon / per scan).
+ */
+export function judgeSensorAdvertisement(adv: Advertisement, sensor: { key: Uint8Array | null }, guard: CounterGuard): SensorVerdict {
+  const explained = explainAdvertisement(adv, sensor.key ? { key: sensor.key, registeredSensor: true } : { registeredSensor: true });
+  if (!explained.ok) return { ok: false, kind: 'undecodable', reason: explained.reason };
+  const verdict = guard.check(adv.address, explained.value);
+  if (verdict.accept) return { ok: true, value: explained.value, duplicate: false };
+  if (verdict.reason === 'duplicate') return { ok: true, value: explained.value, duplicate: true };
+  return { ok: false, kind: verdict.reason, reason: `${explained.value.format}: ${REFUSALS[verdict.reason]}` };
 }
 
 /** The first format that decodes, or null. */

@@ -15,16 +15,19 @@ export const readInkbird: FormatReader = (adv) => {
   const format = MODELS[adv.name?.toLowerCase() ?? ''];
   if (!format) return null;
   // BlueZ can keep entries of earlier readings beside the current one: only a frame whose checksum
-  // holds is a reading, and with two such frames we cannot tell which one is current.
+  // holds is a reading, and of several such frames the one that arrived last is current (the
+  // source says which; inkbird-ble does the same with the changed entry). Without that we cannot
+  // tell which is current and wait for the next advertisement.
   const frames = Object.entries(adv.manufacturerData)
     .filter(([key, value]) => /^[0-9a-f]{4}$/.test(key) && value.length === 7)
-    .map(([key, value]) => Uint8Array.from([...keyBytes(key), ...value]))
-    .filter((frame) => crc16Modbus(frame.subarray(0, 5)) === u16le(frame, 5));
+    .map(([key, value]) => ({ key, frame: Uint8Array.from([...keyBytes(key), ...value]) }))
+    .filter(({ frame }) => crc16Modbus(frame.subarray(0, 5)) === u16le(frame, 5));
   if (frames.length === 0) throw new DecodeError(format, 'malformed', 'no manufacturer data with a valid Inkbird checksum');
-  if (frames.length > 1) {
-    throw new DecodeError(format, 'malformed', `${frames.length} valid Inkbird frames at once (stale BlueZ data?)`);
+  const newest = frames.find(({ key }) => key === adv.newestManufacturerKey);
+  if (frames.length > 1 && !newest) {
+    throw new DecodeError(format, 'malformed', `${frames.length} valid Inkbird frames at once and none known to be the newest (waiting for one that changes)`);
   }
-  const [frame] = frames;
+  const { frame } = newest ?? frames[0];
   const probe = frame[4];
   if (probe !== 0 && probe !== 1 && probe !== 3) throw new DecodeError(format, 'unsupported', `unknown probe type ${probe}`);
   const humidity = u16le(frame, 2);

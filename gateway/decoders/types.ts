@@ -8,6 +8,12 @@ export interface Advertisement {
   name?: string;              // local name
   manufacturerData: Record<string, Uint8Array>;
   serviceData: Record<string, Uint8Array>;
+  /**
+   * The manufacturer-data key whose value arrived most recently, when the source can tell: BlueZ
+   * keeps entries of earlier advertisements beside the current one (Inkbird puts its reading in
+   * the key, so each reading is a new entry). Set by the BlueZ source from the changes it sees.
+   */
+  newestManufacturerKey?: string;
 }
 
 export interface DecodeOptions {

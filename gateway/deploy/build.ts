@@ -12,9 +12,14 @@ const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_BUNDLE = path.resolve(here, '../dist/onreco-gateway.mjs');
 
-export async function buildGateway(outfile = DEFAULT_BUNDLE): Promise<string> {
+/**
+ * `external`: bundle every package but these (the Debian package, gateway/deploy/package.ts);
+ * without it every package stays external (the bundle inside a checkout's install tree).
+ */
+export async function buildGateway(outfile = DEFAULT_BUNDLE, options: { external?: string[] } = {}): Promise<string> {
   // esbuild ships with tsx (a dependency of the project): take that copy.
   const esbuild = createRequire(require.resolve('tsx'))('esbuild') as typeof import('esbuild');
+  const shebang = '#!/usr/bin/env node';
   await esbuild.build({
     entryPoints: [path.resolve(here, '../main.ts')],
     outfile,
@@ -22,9 +27,17 @@ export async function buildGateway(outfile = DEFAULT_BUNDLE): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
     logLevel: 'warning',
-    banner: { js: '#!/usr/bin/env node' },
+    ...(options.external
+      ? {
+          external: options.external,
+          minifyWhitespace: true,
+          minifySyntax: true,
+          legalComments: 'none',
+          // The CommonJS packages inside the bundle call require() for Node's own modules.
+          banner: { js: `${shebang}\nimport { createRequire as __onrecoCreateRequire } from 'node:module'; const require = __onrecoCreateRequire(import.meta.url);` },
+        }
+      : { packages: 'external', banner: { js: shebang } }),
   });
   return outfile;
 }

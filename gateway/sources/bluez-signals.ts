@@ -24,6 +24,9 @@ interface KnownDevice {
   address: string;
   name?: string;
   rssi?: number;
+  /** The manufacturer data last seen (hex by key) and the key that changed last (see Advertisement). */
+  manufacturer?: Map<string, string>;
+  newestManufacturerKey?: string;
 }
 
 const BASE_UUID_SUFFIX = '-0000-1000-8000-00805f9b34fb';
@@ -129,13 +132,31 @@ export class BluezDeviceTracker {
     const manufacturerData = dataMap(props.ManufacturerData, companyKey);
     const serviceData = dataMap(props.ServiceData, shortUuid);
     if (!manufacturerData && !serviceData) return null;
+    if (manufacturerData) trackNewest(device, manufacturerData);
     const adv: Advertisement = {
       address: device.address,
       manufacturerData: manufacturerData ?? {},
       serviceData: serviceData ?? {},
     };
+    if (manufacturerData && device.newestManufacturerKey !== undefined) adv.newestManufacturerKey = device.newestManufacturerKey;
     if (device.rssi !== undefined) adv.rssi = device.rssi;
     if (device.name !== undefined) adv.name = device.name;
     return adv;
   }
+}
+
+/**
+ * BlueZ hands over the whole ManufacturerData dict it keeps for a device, older entries included
+ * (dbus-next gives a{qv} as an object with numeric keys, so the dict's own order is lost): the
+ * entry that is new or changed since the device's previous dict is the newest. One changed entry
+ * names it; several at once (first sight with stale entries, BlueZ replacing all) leave it unknown
+ * until one changes alone; none changed (a repeat) keeps the last one known.
+ */
+function trackNewest(device: KnownDevice, data: Record<string, Uint8Array>): void {
+  const next = new Map(Object.entries(data).map(([key, value]) => [key, Buffer.from(value).toString('hex')]));
+  const changed = [...next].filter(([key, value]) => device.manufacturer?.get(key) !== value).map(([key]) => key);
+  if (changed.length === 1) device.newestManufacturerKey = changed[0];
+  else if (changed.length > 1) device.newestManufacturerKey = next.size === 1 ? changed[0] : undefined;
+  if (device.newestManufacturerKey !== undefined && !next.has(device.newestManufacturerKey)) device.newestManufacturerKey = undefined;
+  device.manufacturer = next;
 }

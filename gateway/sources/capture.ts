@@ -1,6 +1,7 @@
 // The capture / replay file: JSON lines
 //   {"ts": ISO-8601, "address": "AA:BB:CC:DD:EE:FF", "rssi": -70, "name": "...",
-//    "manufacturer_data": {"0499": "hex"}, "service_data": {"fcd2": "hex"}}
+//    "manufacturer_data": {"0499": "hex"}, "service_data": {"fcd2": "hex"},
+//    "newest_manufacturer": "0499"}   (optional: which entry BlueZ changed last, see Advertisement)
 // Keys are the 16-bit company id / service UUID in lowercase hex; values are the bytes without
 // the company id / without the UUID.
 import { createReadStream } from 'node:fs';
@@ -25,6 +26,7 @@ const CaptureLineSchema = z.object({
   name: z.string().nullish(),
   manufacturer_data: DataMapSchema,
   service_data: DataMapSchema,
+  newest_manufacturer: z.string().regex(/^[0-9a-fA-F]{4}$/).optional(),
 });
 
 export class CaptureLineError extends Error {}
@@ -57,6 +59,7 @@ export function parseCaptureLine(line: string): HeardAdvertisement {
   };
   if (parsed.data.rssi != null) adv.rssi = parsed.data.rssi;
   if (parsed.data.name != null) adv.name = parsed.data.name;
+  if (parsed.data.newest_manufacturer !== undefined) adv.newestManufacturerKey = parsed.data.newest_manufacturer.toLowerCase();
   return { ts: Date.parse(parsed.data.ts), adv };
 }
 
@@ -70,6 +73,7 @@ export function formatCaptureLine({ ts, adv }: HeardAdvertisement): string {
   if (adv.name !== undefined) line.name = adv.name;
   if (Object.keys(adv.manufacturerData).length > 0) line.manufacturer_data = toHexMap(adv.manufacturerData);
   if (Object.keys(adv.serviceData).length > 0) line.service_data = toHexMap(adv.serviceData);
+  if (adv.newestManufacturerKey !== undefined) line.newest_manufacturer = adv.newestManufacturerKey;
   return JSON.stringify(line);
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SensorAlertStateSchema } from '~/domain/alert-engine';
 import { fromJapan, toCompactDateTime } from '~/domain/japan-time';
@@ -8,11 +9,15 @@ import { loader as csvLoader } from '~/routes/on-reco+/v1.alert_history.csv';
 import { action as pairAction } from '~/routes/on-reco+/v1.gateway.pair';
 import { action as readingsAction } from '~/routes/on-reco+/v1.gateway.readings';
 import { loader as consoleCsvLoader } from '~/routes/_app+/stores.$storeId+/warning_histories[.]csv';
-import { TEST_PASSWORD, countRows, createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
+import { TEST_PASSWORD, createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
+import { waitUntil } from '../support/processes';
 import { BASE, call, get, postForm, postJson, tokenFor } from '../support/requests';
 
 const db = testDb();
+// The stops' audit rows (the gateway's pairing in the set-up has one of its own).
+const stopAudits = () => db.selectFrom('audit_log').where('action', '=', 'alert_history.stop');
+const stopAuditCount = async () => (await stopAudits().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
 beforeEach(() => resetDb());
 
 type Item = Record<string, unknown> & { alert_history_id: number; start_date: string; stoppable: number };
@@ -160,9 +165,9 @@ describe('GET /v1/alert_history/csv', () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).trim().split('\r\n');
     expect(lines).toEqual([
-      '発生日時,センサ名,警報内容,温度,下限温度,上限温度,状態,復旧日時,停止日時,停止者,対応コメント',
-      '2026/11/06 10:00,冷凍B,センサ異常（温度が取得できません）,ERROR,0.0,10.0,停止中,,2026/11/06 10:05,,"センサ交換手配済み, ""至急"""',
-      '2026/11/05 08:15,チルドA,上限温度超過,12.5,0.0,10.0,復旧,2026/11/05 09:00,,,',
+      '発生日時,センサ名,警報内容,温度,推定品温,下限温度,上限温度,状態,復旧日時,停止日時,停止者,対応コメント',
+      '2026/11/06 10:00,冷凍B,センサ異常（温度が取得できません）,ERROR,,0.0,10.0,停止中,,2026/11/06 10:05,,"センサ交換手配済み, ""至急"""',
+      '2026/11/05 08:15,チルドA,上限温度超過,12.5,,0.0,10.0,復旧,2026/11/05 09:00,,,',
     ]);
   });
 });
@@ -228,7 +233,7 @@ describe('POST /v1/alert_history', () => {
     const state = await db.selectFrom('sensor_states').select(['engine_state', 'status', 'alert_codes']).where('equipment_id', '=', stopped).executeTakeFirstOrThrow();
     expect(SensorAlertStateSchema.parse(state.engine_state).openAlerts.OE00000001?.stopped).toBe(true);
     expect(state).toMatchObject({ status: 2, alert_codes: ['OE00000001'] });
-    const audit = await db.selectFrom('audit_log').selectAll().execute();
+    const audit = await stopAudits().selectAll().execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'alert_history.stop', target_type: 'alert_history', target_id: String(body.alert_history_id), store_id: 'S001' });
     expect(audit[0].details).toMatchObject({ equipment_id: stopped, alert_id: 'OE00000001', comment: '扉の閉め忘れ。閉めました' });
@@ -260,7 +265,11 @@ describe('POST /v1/alert_history', () => {
         settled = true;
         return response;
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitUntil(
+        async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db)).rows[0].n > 0,
+        10_000,
+        'the stop to wait on the store\'s lock',
+      );
       expect(settled).toBe(false);
       const state = SensorAlertStateSchema.parse(engine_state);
       await trx.updateTable('sensor_states').set({ engine_state: JSON.stringify({ ...state, dampedTemperature: 14.9 }) }).where('equipment_id', '=', stopped).execute();
@@ -280,7 +289,7 @@ describe('POST /v1/alert_history', () => {
     const again = await stop({ equipment_id: stopped, alert_id: 'OE00000001', comment: '二回目' }, admin);
     expect(again.status).toBe(200);
     expect(await again.json()).toMatchObject({ alert_history_id: first.alert_history_id, already_stopped: 1, stopped_by_name: 'store1 さん', stop_comment: '一回目', stopped_date: first.stopped_date });
-    expect(await countRows(db, 'audit_log')).toBe(1);
+    expect(await stopAuditCount()).toBe(1);
   });
 
   it('answers 404 when the pair has no active alert or the sensor is not the user\'s', async () => {
@@ -293,7 +302,7 @@ describe('POST /v1/alert_history', () => {
     // A recovered alert cannot be stopped.
     await ingest(gateway, [reading('AA:BB:CC:DD:EE:01', 0, 5)]);
     expect((await stop({ equipment_id: stopped, alert_id: 'OE00000001' }, store1)).status).toBe(404);
-    expect(await countRows(db, 'audit_log')).toBe(0);
+    expect(await stopAuditCount()).toBe(0);
   });
 
   it('answers 400 with the field for a bad body', async () => {
@@ -311,7 +320,7 @@ describe('POST /v1/alert_history', () => {
     }
     const notJson = await call(historyAction, new Request(`${BASE}/on-reco/v1/alert_history`, { method: 'POST', headers: { Authorization: `Bearer ${store1}`, 'Content-Type': 'application/json' }, body: '{' }));
     expect(notJson.status).toBe(400);
-    expect(await countRows(db, 'audit_log')).toBe(0);
+    expect(await stopAuditCount()).toBe(0);
   });
 });
 
@@ -373,5 +382,36 @@ describe('/stores/{store_id}/warning_histories', () => {
     const forged = await form({ equipment_id: String(control), alert_id: 'OE00000001' }, 'S003');
     expect(forged.status).toBe(404);
     expect((await forged.json()).message).toBe('警報停止に失敗しました。');
+  });
+});
+
+// ---- the value that opened an alert (decision 278) ------------------------------------------
+
+describe('the simulated value that opened a temperature alert', () => {
+  it('is kept beside the reading and shown labelled in the list, the API, the CSV and the mail', async () => {
+    await createStore(db, 'S001');
+    const equipmentId = await createSensor(db, 'S001', 'AA:BB:CC:DD:EE:01', { equipment_name: 'チルドA', upper_limit: 10, lower_limit: 0, time_constant: 100 });
+    await createUser(db, 'store1', 101, { storeIds: ['S001'], mail: 'store1@example.com' });
+    const gateway = await pairedStore('S001');
+    // 5 °C for ten minutes, then 15 °C: with tau 10 min the simulated product passes 10 °C at
+    // the eighth reading of 15 °C (10.5 °C), which opens the alert: the reading says 15.0.
+    const minutes = Array.from({ length: 21 }, (_, i) => 20 - i);
+    await ingest(gateway, minutes.map((ago) => reading('AA:BB:CC:DD:EE:01', ago, ago > 10 ? 5 : 15)));
+    const row = await db.selectFrom('alert_history').selectAll().where('equipment_id', '=', equipmentId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ alert_id: 'OE00000001', alert_data1: '15.0', temperature: 15, simulated_temperature: 10.5 });
+    const label = '推定品温 10.5℃（実測 15.0℃）';
+
+    const cookie = await sessionOf('store1');
+    const page = await (await call(pageLoader, get('/stores/S001/warning_histories', undefined, { Cookie: cookie }), { storeId: 'S001' })).json();
+    expect(page.list.rows[0]).toMatchObject({ alertId: 'OE00000001', alertData: label });
+
+    const api = await (await call(historyLoader, get(`/on-reco/v1/alert_history?equipment_id=${equipmentId}&page_no=1&page_count=10`, await tokenFor('store1', TEST_PASSWORD)))).json();
+    expect(api.alerts[0]).toMatchObject({ alert_data1: '15.0', simulated_temperature: 10.5 });
+
+    const csv = await (await call(consoleCsvLoader, get('/stores/S001/warning_histories.csv', undefined, { Cookie: cookie }), { storeId: 'S001' })).text();
+    expect(csv.split('\r\n')[1]).toContain(',チルドA,温度異常（上限超過）,15.0,10.5,0.0,10.0,発生中,');
+
+    const mail = await db.selectFrom('mail_outbox').select('body').where('alert_history_id', '=', row.alert_history_id).executeTakeFirstOrThrow();
+    expect(mail.body).toContain(`温度:     ${label}\n`);
   });
 });

@@ -8,7 +8,7 @@ import { action as loginAction } from '~/routes/_auth+/login';
 import { action as scheduleAction, loader as scheduleLoader } from '~/routes/on-reco+/v1.alert_schedule';
 import { TEST_PASSWORD, countRows, createSensor, createStore, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
-import { call, get, postForm, postJson, tokenFor } from '../support/requests';
+import { call, deleteByQuery, get, postForm, postJson, tokenFor } from '../support/requests';
 
 // /v1/alert_schedule and the alert-stop list and editor against the real database: the calls with
 // their refusals, the save rules, the audit rows, the forms' messages, and the scenario of 001's
@@ -136,6 +136,19 @@ describe('DELETE /v1/alert_schedule', () => {
     expect(await countRows(db, 'alert_schedule_times')).toBe(1);
     const audit = await db.selectFrom('audit_log').select(['action', 'details']).where('action', '=', 'alert_schedule.delete').executeTakeFirstOrThrow();
     expect((audit.details as unknown as { after: unknown }).after).toBeNull();
+  });
+
+  it('takes store_id and schedule_id in the query too, with the same scoping', async () => {
+    const { area, admin } = await chain();
+    const own = await (await save(area, storeWindow())).json();
+    const other = await (await save(admin, storeWindow({ store_id: 'S002' }))).json();
+    const byQuery = (token: string, query: string) => call(scheduleAction, deleteByQuery(`${PATH}?${query}`, token));
+    expect((await byQuery(area, `store_id=S002&schedule_id=${other.schedule_id}`)).status).toBe(404);
+    const deleted = await byQuery(area, `store_id=S001&schedule_id=${own.schedule_id}`);
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ store_id: 'S001', schedule_id: own.schedule_id });
+    expect((await byQuery(area, 'store_id=S001')).status).toBe(400);
+    expect(await db.selectFrom('alert_schedules').select('store_id').execute()).toEqual([{ store_id: 'S002' }]);
   });
 });
 

@@ -4,9 +4,12 @@ import { advanceAuditCheckpoint, audit, auditChainVerification, verifyAuditChain
 import { auditChainJob } from '~/jobs/audit-chain.server';
 import { runExclusive } from '~/jobs/worker.server';
 import { loader as auditLoader } from '~/routes/on-reco+/v1.audit';
+import { action as commentAction } from '~/routes/on-reco+/v1.equipments.measurement.comment';
+import { action as pairAction } from '~/routes/on-reco+/v1.gateway.pair';
+import { action as noticeAction } from '~/routes/on-reco+/v1.notice';
 import { action as pinAction } from '~/routes/on-reco+/v1.stores.pin';
 import { action as storesAction, loader as storesLoader } from '~/routes/on-reco+/v1.stores';
-import { TEST_PASSWORD, createStore, createUser } from '../fixtures/chain';
+import { TEST_PASSWORD, createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { call, get, postJson, tokenFor } from '../support/requests';
 
@@ -196,6 +199,38 @@ describe('the writers record before and after', () => {
     const [pin, update] = answer.rows;
     expect(pin).toMatchObject({ action: 'gateway_pin.reissue', before: null, user_name: expect.any(String) });
     expect(update).toMatchObject({ action: 'store.update', store_id: 'S001', before: { store_name: '新宿店' }, after: { store_name: '新宿東口店' } });
+  });
+
+  it('a notice, a gateway pairing and a measurement comment (saved, changed, removed) are recorded by whom and what (issue 30)', async () => {
+    const { adminId } = await world();
+    const token = await tokenFor('admin', TEST_PASSWORD);
+    expect((await call(noticeAction, postJson('/on-reco/v1/notice', { title: '点検', content: '明日10時に点検します' }, token))).status).toBe(201);
+    const pin = await issuePin(db, 'S001');
+    const paired = await call(pairAction, postJson('/on-reco/v1/gateway/pair', { gateway_info: 'GW-S001', pin_code: pin }));
+    expect(paired.status).toBe(200);
+    const gatewayToken = (await paired.json()).gateway_token as string;
+    const fridge = await createSensor(db, 'S001', 'AA:BB:CC:DD:EE:01');
+    await db.updateTable('sensors').set({ comment_required: 1 }).where('equipment_id', '=', fridge).execute();
+    await db.insertInto('measurements').values({ store_id: 'S001', equipment_id: fridge, measured_at: new Date('2026-11-20T00:59:10Z'), temperature: 5, error: false, battery: 80, receive_sensitivity: -65 }).execute();
+    for (const comment of ['扉開放', '補充', '']) {
+      const response = await call(commentAction, postJson('/on-reco/v1/equipments/measurement/comment', { equipment_id: fridge, start_date: '20261120100000', comment }, token));
+      expect(response.status).toBe(200);
+    }
+    const answer = await (await call(auditLoader, get('/on-reco/v1/audit?page_count=20', token))).json();
+    expect(answer.verification.ok).toBe(true);
+    const rows = [...answer.rows].reverse().filter((row: { action: string }) => row.action !== 'gateway_pin.reissue');
+    expect(rows).toMatchObject([
+      { action: 'notice.create', user_id: adminId, target_type: 'notice', before: null, after: { title: '点検', content: '明日10時に点検します' } },
+      { action: 'gateway.pair', user_id: null, target_type: 'store', target_id: 'S001', store_id: 'S001' },
+      { action: 'measurement_comment.save', user_id: adminId, target_type: 'sensor', target_id: String(fridge), store_id: 'S001', before: null, after: { comment: '扉開放' } },
+      { action: 'measurement_comment.save', before: { comment: '扉開放' }, after: { comment: '補充' } },
+      { action: 'measurement_comment.remove', before: { comment: '補充' }, after: { measured_at: '20261120095910' } }, // the reading, not a comment
+    ]);
+    // The pairing names the gateway and never the PIN or the token.
+    const pairing = await db.selectFrom('audit_log').select('details').where('action', '=', 'gateway.pair').executeTakeFirstOrThrow();
+    expect(pairing.details).toMatchObject({ gateway_info: 'GW-S001' });
+    expect(JSON.stringify(pairing.details)).not.toContain(pin);
+    expect(JSON.stringify(pairing.details)).not.toContain(gatewayToken);
   });
 });
 

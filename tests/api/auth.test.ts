@@ -4,7 +4,7 @@ import { action as tokenAction } from '~/routes/on-reco+/token';
 import { loader as usersLoader } from '~/routes/on-reco+/v1.users';
 import { loader as unknownLoader } from '~/routes/on-reco+/v1.$';
 import { action as logoutAction } from '~/routes/_auth+/logout';
-import { action as loginAction } from '~/routes/_auth+/login';
+import { action as loginAction, loader as loginLoader } from '~/routes/_auth+/login';
 import { loader as layoutLoader } from '~/routes/_app+/_layout';
 import { TEST_PASSWORD, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
@@ -139,6 +139,34 @@ describe('console session', () => {
     await db.updateTable('access_tokens').set({ expires_at: new Date(Date.now() - 1000) }).execute();
     const expired = await call(layoutLoader, get('/dashboard', undefined, { Cookie: cookie }));
     expect(expired.headers.get('Location')).toBe('/login?expired=1');
+  });
+
+  it('brings a signed-out reader of a mail link back to that page after sign-in, and only to a page of this console', async () => {
+    const page = '/stores/S1/temp_graphs?equipment_id=3&start_date=20261128';
+    const anonymous = await call(layoutLoader, get(page));
+    const location = anonymous.headers.get('Location')!;
+    expect(location).toBe(`/login?redirectTo=${encodeURIComponent(page)}`);
+    await createUser(db, 'admin', 1);
+    const login = await call(loginAction, postForm(location, { username: 'admin', password: TEST_PASSWORD }));
+    expect(login.status).toBe(302);
+    expect(login.headers.get('Location')).toBe(page);
+    // Already signed in: the login page itself forwards to the page asked for.
+    const cookie = login.headers.get('Set-Cookie')!.split(';')[0];
+    const again = await call(loginLoader, get(location, undefined, { Cookie: cookie }));
+    expect(again.headers.get('Location')).toBe(page);
+    for (const elsewhere of ['https://evil.example/x', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)']) {
+      const response = await call(loginAction, postForm(`/login?redirectTo=${encodeURIComponent(elsewhere)}`, { username: 'admin', password: TEST_PASSWORD }));
+      expect(response.headers.get('Location'), elsewhere).toBe('/dashboard');
+    }
+  });
+
+  it('keeps the page to come back to when the session expired', async () => {
+    await createUser(db, 'admin', 1);
+    const login = await call(loginAction, postForm('/login', { username: 'admin', password: TEST_PASSWORD }));
+    const cookie = login.headers.get('Set-Cookie')!.split(';')[0];
+    await db.updateTable('access_tokens').set({ expires_at: new Date(Date.now() - 1000) }).execute();
+    const expired = await call(layoutLoader, get('/stores/S1/warning_histories', undefined, { Cookie: cookie }));
+    expect(expired.headers.get('Location')).toBe(`/login?expired=1&redirectTo=${encodeURIComponent('/stores/S1/warning_histories')}`);
   });
 
   it('shows the server error text for a wrong password', async () => {

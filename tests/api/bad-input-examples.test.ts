@@ -3,6 +3,7 @@ import { callById } from '~/domain/api';
 import { buildSweepWorld, changedTables, handlerOf, type SweepWorld, tableChecksums } from '../support/bad-input';
 import { resetDb, testDb } from '../support/db';
 import { BASE, call } from '../support/requests';
+import { toShiftJis } from '../support/shift-jis';
 
 // The 500s the bad-input sweep found (issue 10), one fixed example each: what was sent, and the
 // refusal it gets now. Each answered 500 before (or, for the content types, went through).
@@ -66,5 +67,22 @@ describe('the bad inputs that were 500s', () => {
     expect(answer.body).toMatchObject({ error, error_description: expect.any(String) });
     if (field) expect(Object.keys(answer.body.fields as object)).toContain(field);
     expect(changedTables(before, await tableChecksums(db))).toEqual([]);
+  });
+});
+
+describe('issue 30\'s bad inputs, answered as they are refused now', () => {
+  it('a JSON body in Shift_JIS (CP932) is refused naming the encoding, never stored as U+FFFD', async () => {
+    const before = await tableChecksums(db);
+    const body = toShiftJis(JSON.stringify({ title: '点検のお知らせ', content: '明日10時に点検します' }));
+    const response = await call((await handlerOf(callById('createNotice')!)) as never, new Request(`${BASE}/on-reco/v1/notice`, { method: 'POST', headers: { Authorization: `Bearer ${world.adminToken}`, 'Content-Type': 'application/json' }, body: body as BodyInit }));
+    expect(response.status).toBe(400);
+    expect((await response.json()).fields).toEqual({ _: 'the body is Shift_JIS (CP932) text, not UTF-8: send JSON in UTF-8' });
+    expect(changedTables(before, await tableChecksums(db))).toEqual([]);
+  });
+
+  it.each([['a line break', '新宿店\r\nBcc: probe@evil.example'], ['a tab', '新宿店\t'], ['an escape', '\u001b[31m新宿店'], ['C1\'s NEL', '新宿店\u0085']])('a sensor name with %s is refused at its field', async (_name, equipmentName) => {
+    const answer = await send('saveEquipment', json({ store_id: world.storeId, serial_no: 'AA:BB:5E:00:09:01', equipment_name: equipmentName, icon_kind: 3 }));
+    expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+    expect(answer.body.fields).toMatchObject({ equipment_name: '改行や制御文字は使用できません' });
   });
 });

@@ -97,7 +97,8 @@ describe('POST /v1/user/passcode', () => {
     const unknown = await call(passcodeAction, postJson('/on-reco/v1/user/passcode', { login_id: 'nobody@example.com' }));
     expect([unknown.status, await unknown.json()]).toEqual([known.status, await known.json()]);
     await smtp.waitFor(1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // An unknown id's delivery is settled with the answer: there is no mail still to come.
+    expect(await (await issueTemporaryPassword(db, 'nobody@example.com', { address: '192.0.2.9' })).delivery).toBe(false);
     expect(smtp.received.map((mail) => mail.to)).toEqual([['store1@example.com']]);
   });
 
@@ -145,5 +146,25 @@ describe('POST /v1/user/pass', () => {
     // The change ends the old token; the new password signs in.
     expect((await attempt('a_good_password_1', 'another_password_9')).status).toBe(401);
     await tokenFor('store1', 'a_good_password_1');
+  });
+});
+
+describe('audit rows of password events (issue 30 item 6)', () => {
+  const auditRows = () => db.selectFrom('audit_log').select(['action', 'user_id', 'target_id', 'details']).orderBy('audit_id').execute();
+
+  it('records a temporary-password issue (the account, the address asked from) and an own password change, never the password', async () => {
+    const userId = await createUser(db, 'store1', 101, { mail: 'store1@example.com' });
+    expect((await call(passcodeAction, postJson('/on-reco/v1/user/passcode', { login_id: 'store1' }))).status).toBe(200);
+    await smtp.waitFor(1);
+    await expect.poll(async () => (await auditRows()).map((row) => row.action)).toEqual(['user.temporary_password']);
+    const token = await tokenFor('store1', TEST_PASSWORD);
+    const changed = await call(passAction, postJson('/on-reco/v1/user/pass', { login_id: 'store1', old_pass: TEST_PASSWORD, new_pass: 'a_good_password_1', new_pass_verification: 'a_good_password_1' }, token));
+    expect(changed.status).toBe(200);
+    const rows = await auditRows();
+    expect(rows.map((row) => [row.action, row.user_id, row.target_id])).toEqual([
+      ['user.temporary_password', null, String(userId)],
+      ['user.password_change', userId, String(userId)],
+    ]);
+    expect(JSON.stringify(rows)).not.toMatch(/a_good_password_1|仮パスワード/);
   });
 });

@@ -7,6 +7,7 @@ import { createSensor, createStore, issuePin } from '../fixtures/chain';
 import { serveConsole } from '../support/console';
 import { resetDb, testDb } from '../support/db';
 import { pairOverApi } from '../support/gateway-api';
+import { waitUntil } from '../support/processes';
 
 // Issue 10: the readings call answered 429 (its in-flight limit) before reading the body, so a
 // Node client still sending a large batch saw the connection reset instead of the 429. Over real
@@ -60,7 +61,18 @@ describe('POST /v1/gateway/readings past its in-flight limit', () => {
     const held = reading(5);
     const holder = post(Buffer.from(held));
     holder.request.write(held.slice(0, 10));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The slot is taken once a small batch is refused as busy.
+    await waitUntil(
+      async () => {
+        const body = reading(5);
+        const probe = post(Buffer.from(body));
+        probe.request.end(body);
+        const answer = await probe.answer;
+        return answer.status === 429 && (JSON.parse(answer.body) as { error?: string }).error === 'busy';
+      },
+      10_000,
+      'the held batch to take the one slot',
+    );
 
     // About 7.6 MB of gzip that does not compress, sent while the slot is taken, on a kept-alive connection.
     const large = gzipSync(JSON.stringify({ readings: [], padding: randomBytes(3.8 * 1024 * 1024).toString('hex') }));

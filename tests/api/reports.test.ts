@@ -4,10 +4,11 @@ import { fromJapan, toCompactDateTime } from '~/domain/japan-time';
 import { loader as historyLoader } from '~/routes/on-reco+/v1.store_report.history';
 import { loader as downloadLoader } from '~/routes/on-reco+/v1.store_report.history.download';
 import { action as reportAction, loader as reportLoader } from '~/routes/on-reco+/v1.store_report';
-import { claimNextReportJob } from '~/models/reports.server';
+import { claimNextReportJob } from '~/models/report-history.server';
 import { REPORT_MAX_ATTEMPTS, makeNextReport, makePendingReports, scheduleRegularReports } from '~/services/reports.server';
 import { TEST_PASSWORD, countRows, createSensor, createStore, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
+import { waitUntil } from '../support/processes';
 import { call, get, postJson, tokenFor } from '../support/requests';
 
 const db = testDb();
@@ -245,6 +246,87 @@ describe('POST /v1/store_report: the rules of 001 §5', () => {
   });
 });
 
+describe('report mail recipients (issue 30 item 3, decision 243)', () => {
+  const mailing = (fridge: number, addresses: string[], over: Record<string, unknown> = {}) => payload({ equipment_ids: [fridge], mail_flg: 1, mail_addresses: addresses, ...over });
+
+  it('refuses a store user who mails a report to an address no user of the chain has, and queues nothing', async () => {
+    const { tokens, fridge } = await world();
+    const outside = await post(mailing(fridge, ['store1@example.com', 'victim@outside.example']), tokens.store1);
+    expect(outside.status).toBe(400);
+    expect((await fieldsOf(outside)).mail_addresses).toBe('登録ユーザーのメールアドレスのみ指定できます（それ以外の宛先は管理者が設定します）');
+    const regular = await post(mailing(fridge, ['victim@outside.example'], { regular_report: 1, setting_name: '日報' }), tokens.store1);
+    expect(regular.status).toBe(400);
+    expect(await countRows(db, 'report_history')).toBe(0);
+    expect(await countRows(db, 'regular_reports')).toBe(0);
+  });
+
+  it('lets a store user mail any user of the chain (any case, any of their addresses), even one of another store; the one-off report is audited', async () => {
+    const { tokens, fridge } = await world();
+    const created = await post(mailing(fridge, ['STORE1@example.com', 'store2@example.com']), tokens.store1);
+    expect(created.status).toBe(201);
+    const { history_no } = await created.json();
+    const audits = await db.selectFrom('audit_log').select(['action', 'target_id', 'store_id', 'details']).where('action', '=', 'report.create').execute();
+    expect(audits).toMatchObject([{ target_id: String(history_no), store_id: 'S001', details: { after: { mail_addresses: ['STORE1@example.com', 'store2@example.com'] } } }]);
+  });
+
+  it('lets an administrator add outside addresses, which stay when a store user edits the setting', async () => {
+    const { tokens, fridge } = await world();
+    const created = await post(mailing(fridge, ['auditor@outside.example'], { regular_report: 1, setting_name: '日報' }), tokens.admin);
+    expect(created.status).toBe(201);
+    const settingNo = (await db.selectFrom('regular_reports').select('setting_no').executeTakeFirstOrThrow()).setting_no;
+    const edit = (addresses: string[]) => post(mailing(fridge, addresses, { regular_report: 1, setting_no: settingNo, setting_name: '朝の日報' }), tokens.store1);
+    expect((await edit(['auditor@outside.example', 'store1@example.com'])).status).toBe(200);
+    expect((await edit(['auditor@outside.example', 'other@outside.example'])).status).toBe(400);
+  });
+});
+
+describe('the report queue (issue 30 item 4, decision 244)', () => {
+  /** Tokens of more store users of S001. */
+  async function storeColleagues(count: number): Promise<string[]> {
+    const tokens: string[] = [];
+    for (let i = 1; i <= count; i++) {
+      await createUser(db, `colleague${i}`, 101, { storeIds: ['S001'] });
+      tokens.push(await tokenFor(`colleague${i}`, TEST_PASSWORD));
+    }
+    return tokens;
+  }
+
+  it('refuses a sixth waiting one-off report of one user and a twenty-first of one store, with the field and the reason', async () => {
+    const { tokens, fridge } = await world();
+    for (let i = 0; i < 5; i++) expect((await post(payload({ equipment_ids: [fridge] }), tokens.store1)).status).toBe(201);
+    const sixth = await post(payload({ equipment_ids: [fridge] }), tokens.store1);
+    expect(sixth.status).toBe(400);
+    expect((await fieldsOf(sixth)).regular_report).toBe('作成中のレポートが5件あります。作成が終わってから依頼してください');
+    const colleagues = await storeColleagues(4);
+    for (const token of colleagues.slice(0, 3)) for (let i = 0; i < 5; i++) expect((await post(payload({ equipment_ids: [fridge] }), token)).status).toBe(201);
+    const overStore = await post(payload({ equipment_ids: [fridge] }), colleagues[3]);
+    expect(overStore.status).toBe(400);
+    expect((await fieldsOf(overStore)).regular_report).toBe('この店舗の作成中のレポートが20件あります。作成が終わってから依頼してください');
+    expect(await countRows(db, 'report_history')).toBe(20);
+    // Made reports no longer count: the user may ask again.
+    await db.updateTable('report_history').set({ state: 'done' }).execute();
+    expect((await post(payload({ equipment_ids: [fridge] }), tokens.store1)).status).toBe(201);
+  });
+
+  it('makes regular reports first, then one-off reports round-robin between stores, so one store\'s burst does not starve another', async () => {
+    const { tokens, fridge, other } = await world();
+    for (const token of await storeColleagues(3)) for (let i = 0; i < 5; i++) expect((await post(payload({ equipment_ids: [fridge] }), token)).status).toBe(201);
+    expect((await post(payload({ store_id: 'S002', equipment_ids: [other] }), tokens.store2)).status).toBe(201);
+    const settingNo = (await (await post(payload({ store_id: 'S002', equipment_ids: [other], regular_report: 1, setting_name: '日報' }), tokens.admin)).json()).setting_no;
+    await db.insertInto('report_history').values({ store_id: 'S002', setting_no: settingNo, file_name: '日報', report_type: 3, start_time: new Date(), end_time: new Date(), output_format: 2, state: 'pending' }).execute();
+    const order: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const job = await db.transaction().execute(async (trx) => {
+        const claimed = await claimNextReportJob(trx, [1, 2], 60_000);
+        if (claimed) await trx.updateTable('report_history').set({ state: 'done' }).where('history_no', '=', claimed.historyNo).execute();
+        return claimed;
+      });
+      order.push(`${job!.storeId}${job!.settingNo === null ? '' : ' regular'}`);
+    }
+    expect(order).toEqual(['S002 regular', 'S001', 'S002']);
+  });
+});
+
 describe('the regular schedule', () => {
   it('makes each closed period once, catching up what was missed, never twice', async () => {
     const { tokens, fridge } = await world();
@@ -268,22 +350,29 @@ describe('a hung worker', () => {
     const { tokens, fridge } = await world();
     await post(payload({ equipment_ids: [fridge] }), tokens.admin);
     let hungClaim: unknown = null;
-    // A worker that claims the job and then never comes back to its transaction.
+    let claimed!: () => void;
+    const claimDone = new Promise<void>((resolve) => (claimed = resolve));
+    let comeBack!: () => void;
+    const cameBack = new Promise<void>((resolve) => (comeBack = resolve));
+    // A worker that claims the job and comes back to its transaction only after another worker made the report.
     const hung = db.transaction().execute(async (trx) => {
       hungClaim = await claimNextReportJob(trx, [2], 300);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      claimed();
+      await cameBack;
       await trx.selectFrom('report_history').select('state').execute();
     });
     const hungEnded = hung.then(
       () => 'committed',
       () => 'ended by PostgreSQL',
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await claimDone;
     expect(hungClaim).not.toBeNull();
-    // Claimed: the other workers pass it by until PostgreSQL ends the idle transaction.
+    // Claimed: the other workers pass it by until PostgreSQL ends the idle transaction (300 ms).
     expect(await makePendingReports(db)).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(await makePendingReports(db)).toBe(1);
+    let made = 0;
+    await waitUntil(async () => (made = await makePendingReports(db)) > 0, 10_000, 'another worker to make the report');
+    expect(made).toBe(1);
+    comeBack();
     expect(await hungEnded).toBe('ended by PostgreSQL');
     const rows = await db.selectFrom('report_history').select(['state']).execute();
     expect(rows).toEqual([{ state: 'done' }]);

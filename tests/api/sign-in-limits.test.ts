@@ -45,6 +45,20 @@ describe('sign-in throttling', () => {
     expect((await signIn('nobody-else', 'x', '192.0.2.2')).status).toBe(400);
   });
 
+  it('accepts a correct password from an address the account signed in from while that address is limited for everyone else (issue 30 item 5)', async () => {
+    await createUser(db, 'erin', 30);
+    await createUser(db, 'frank', 30);
+    expect((await signIn('erin', TEST_PASSWORD, '198.51.100.20')).status).toBe(200); // the office NAT, last week
+    for (let i = 0; i < 50; i += 1) expect((await signIn(`typo${i}`, 'x', '198.51.100.20')).status).toBe(400);
+    expect((await signIn('erin', TEST_PASSWORD, '198.51.100.20')).status).toBe(200); // her known device
+    expect((await signIn('frank', TEST_PASSWORD, '198.51.100.20')).status).toBe(429); // never signed in from here
+    // A wrong password on the known pair is refused like any other and counts: the pair's limit still holds.
+    const wrong = await signIn('erin', 'wrong-password', '198.51.100.20');
+    expect(wrong.status).toBe(429);
+    for (let i = 0; i < 9; i += 1) expect((await signIn('erin', 'wrong-password', '198.51.100.20')).status).toBe(429);
+    expect((await signIn('erin', TEST_PASSWORD, '198.51.100.20')).status).toBe(429);
+  });
+
   it('forgets failures when the window ends, and a success clears its pair', async () => {
     await createUser(db, 'bob', 30);
     await failTimes(9, 'bob', () => '192.0.2.9');

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseCompact, toCompactDateTime } from '~/domain/japan-time';
+import { STORE_MESSAGES } from '~/domain/store-schemas';
 import { action as pageAction, loader as pageLoader } from '~/routes/_app+/stores.$storeId+/master_managements';
 import { action as loginAction } from '~/routes/_auth+/login';
 import { action as removalAction, loader as removalLoader } from '~/routes/on-reco+/v1.equipments.removal';
@@ -8,7 +9,7 @@ import { action as pairAction } from '~/routes/on-reco+/v1.gateway.pair';
 import { loader as storeUsersLoader } from '~/routes/on-reco+/v1.store_users';
 import { action as storesAction, loader as storesLoader } from '~/routes/on-reco+/v1.stores';
 import { action as pinAction, loader as pinLoader } from '~/routes/on-reco+/v1.stores.pin';
-import { TEST_PASSWORD, countRows, createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
+import { TEST_PASSWORD, countRows, createCompany, createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { BASE, call, get, postForm, postJson, tokenFor } from '../support/requests';
 
@@ -354,6 +355,43 @@ describe('POST /v1/stores (store save)', () => {
     expect((await call(storesAction, postJson('/on-reco/v1/stores', await storeEntity('S001', { address: '変更' }), tokens.store1))).status).toBe(403);
   });
 
+  it('refuses an administrator or maintenance group as a store\'s user group (400 usergroup), creating nothing', async () => {
+    const tokens = await chain();
+    for (const staff of ['admin', 'maint']) {
+      const refused = await call(storesAction, postJson('/on-reco/v1/stores', await newStore({ usergroup: [await groupIdOf('area'), await groupIdOf(staff)] }), tokens.admin));
+      expect(refused.status, staff).toBe(400);
+      expect((await refused.json()).fields).toEqual({ usergroup: 'システム管理者・保守のユーザーグループは店舗に割り当てられません' });
+    }
+    expect(await db.selectFrom('stores').select('store_id').where('store_id', '=', 'S100').execute()).toEqual([]);
+    expect((await call(storesAction, postJson('/on-reco/v1/stores', await newStore({ usergroup: [await groupIdOf('area')] }), tokens.admin))).status).toBe(201);
+  });
+
+  it('refuses a user group of another company only (400 usergroup); a group of both, or of none yet, is taken (decision 271)', async () => {
+    const tokens = await chain();
+    await createCompany(db, 'C002', 'G02');
+    await createStore(db, 'S900', { company_id: 'C002', storegroup_id: 'G02' });
+    const otherOnly = (await db.insertInto('usergroups').values({ usergroup_name: 'C002 の店舗スタッフ', usergroup_authority: 101 }).returning('usergroup_id').executeTakeFirstOrThrow()).usergroup_id;
+    await db.insertInto('store_usergroups').values({ store_id: 'S900', usergroup_id: otherOnly }).execute();
+    const refused = await call(storesAction, postJson('/on-reco/v1/stores', await newStore({ usergroup: [await groupIdOf('area'), otherOnly] }), tokens.admin));
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).fields).toEqual({ usergroup: '選択した会社のユーザーグループではありません' });
+    // A member of the other company ties a group that no store uses yet to that company.
+    const unused = (await db.insertInto('usergroups').values({ usergroup_name: '準備中', usergroup_authority: 101 }).returning('usergroup_id').executeTakeFirstOrThrow()).usergroup_id;
+    const member = await createUser(db, 'c2staff', 101);
+    await db.updateTable('users').set({ company_id: 'C002' }).where('user_id', '=', member).execute();
+    await db.insertInto('user_usergroups').values({ user_id: member, usergroup_id: unused }).execute();
+    expect((await call(storesAction, postJson('/on-reco/v1/stores', await newStore({ usergroup: [await groupIdOf('area'), unused] }), tokens.admin))).status).toBe(400);
+    expect(await db.selectFrom('stores').select('store_id').where('store_id', '=', 'S100').execute()).toEqual([]);
+    // Linked to stores of both companies, or to none and without members: offered to either.
+    await db.insertInto('store_usergroups').values({ store_id: 'S001', usergroup_id: otherOnly }).execute();
+    const fresh = (await db.insertInto('usergroups').values({ usergroup_name: '新店舗用', usergroup_authority: 101 }).returning('usergroup_id').executeTakeFirstOrThrow()).usergroup_id;
+    expect((await call(storesAction, postJson('/on-reco/v1/stores', await newStore({ usergroup: [await groupIdOf('area'), otherOnly, fresh] }), tokens.admin))).status).toBe(201);
+    // A store's own links do not tie its groups to its old company: S900 may move to C001 with its group.
+    await db.deleteFrom('store_usergroups').where('store_id', '=', 'S001').where('usergroup_id', '=', otherOnly).execute();
+    await db.deleteFrom('store_usergroups').where('store_id', '=', 'S100').where('usergroup_id', '=', otherOnly).execute();
+    expect((await call(storesAction, postJson('/on-reco/v1/stores', await storeEntity('S900', { storegroup_id: 'G01' }), tokens.admin))).status).toBe(200);
+  });
+
   it('needs a gateway on create, known references, and a valid entity (400 with the fields)', async () => {
     const tokens = await chain();
     const noGateway = await call(storesAction, postJson('/on-reco/v1/stores', await newStore({ gateway_info: null }), tokens.admin));
@@ -374,9 +412,9 @@ describe('POST /v1/stores (store save)', () => {
 
   it('updates a visible store, keeps the opening date of an operating store, and clears the gateway with null', async () => {
     const tokens = await chain();
-    const updated = await call(storesAction, postJson('/on-reco/v1/stores', await storeEntity('S001', { address: '東京都新宿区西新宿2-2-2', usergroup: [await groupIdOf('case')] }), tokens.case));
+    const updated = await call(storesAction, postJson('/on-reco/v1/stores', await storeEntity('S001', { address: '東京都新宿区西新宿2-2-2' }), tokens.case));
     expect(updated.status).toBe(200);
-    expect(await updated.json()).toMatchObject({ address: '東京都新宿区西新宿2-2-2', usergroup: [{ usergroup_name: 'case group' }], working_state: 1 });
+    expect(await updated.json()).toMatchObject({ address: '東京都新宿区西新宿2-2-2', usergroup: expect.arrayContaining([expect.objectContaining({ usergroup_name: 'case group' })]), working_state: 1 });
     const moved = await call(storesAction, postJson('/on-reco/v1/stores', await storeEntity('S001', { opening_date: '20240501' }), tokens.admin));
     expect(moved.status).toBe(400);
     expect((await moved.json()).fields).toHaveProperty('opening_date');
@@ -384,6 +422,39 @@ describe('POST /v1/stores (store save)', () => {
     const cleared = await call(storesAction, postJson('/on-reco/v1/stores', await storeEntity('S001', { gateway_info: null }), tokens.admin));
     expect(await cleared.json()).toMatchObject({ gateway_info: null, working_state: null });
     expect(await gatewayAnswers(token)).toBe(401);
+  });
+
+  it('refuses a manager unlinking a group they could not link back: higher, equal, or a store-user group of no other store of theirs (403, Japanese message on usergroup, nothing changed; decision 277)', async () => {
+    const tokens = await chain();
+    await createUser(db, 'area2', 30, { storeIds: ['S001'] });
+    await createUser(db, 'store12', 101, { storeIds: ['S001', 'S002'] });
+    const [area, area2, caseGroup, store1, store12] = [await groupIdOf('area'), await groupIdOf('area2'), await groupIdOf('case'), await groupIdOf('store1'), await groupIdOf('store12')];
+    const linked = async () => (await db.selectFrom('store_usergroups').select('usergroup_id').where('store_id', '=', 'S001').orderBy('usergroup_id').execute()).map((row) => row.usergroup_id);
+    const all = await linked();
+    expect(all).toEqual(expect.arrayContaining([area, area2, caseGroup, store1, store12]));
+    const entity = await storeEntity('S001');
+    const save = (usergroup: number[], token: string) => call(storesAction, postJson('/on-reco/v1/stores', { ...entity, usergroup, address: '変更' }, token));
+    for (const [dropped, label] of [[caseGroup, 'the case manager\'s'], [area2, 'a peer area manager\'s'], [store1, 'a store-user group of S001 only']] as const) {
+      const refused = await save(all.filter((id) => id !== dropped), tokens.area);
+      expect(refused.status, label).toBe(403);
+      const body = await refused.json();
+      expect(body.error_description, label).toBe(`usergroup: you may not remove usergroup ${dropped} from the store: you could not link it back (not your own group, nor a store-user group of another of your stores).`);
+      expect(body.fields, label).toEqual({ usergroup: STORE_MESSAGES.unremovableGroup });
+    }
+    expect(await linked()).toEqual(all);
+    expect((await storeRow('S001')).address).not.toBe('変更');
+    expect((await auditActions()).map((row) => row.action)).toEqual([]);
+    // The case manager may not drop the area manager's group either: they could not link it back.
+    expect((await save(all.filter((id) => id !== area), tokens.case)).status).toBe(403);
+    // What the area manager could link back goes: a store-user group of another of their stores,
+    // then (and link again) their own group.
+    await db.insertInto('store_usergroups').values({ store_id: 'S002', usergroup_id: area }).execute();
+    expect((await save(all.filter((id) => id !== store12), tokens.area)).status).toBe(200);
+    expect((await save(all, tokens.area)).status).toBe(200);
+    expect(await linked()).toEqual(all);
+    // Staff may unlink anything.
+    expect((await save([caseGroup], tokens.admin)).status).toBe(200);
+    expect(await linked()).toEqual([caseGroup]);
   });
 });
 

@@ -8,7 +8,7 @@ import { action as loginAction } from '~/routes/_auth+/login';
 import { loader as choicesLoader } from '~/routes/resources+/usergroup-choices';
 import { TEST_PASSWORD, countRows, createStore, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
-import { call, get, postForm, postJson, tokenFor } from '../support/requests';
+import { call, deleteByQuery, get, postForm, postJson, tokenFor } from '../support/requests';
 import { startSmtpServer } from '../support/smtp';
 
 const db = testDb();
@@ -275,6 +275,56 @@ describe('privileges (DESIGN.md Scoped)', () => {
   });
 });
 
+describe('mail changes by someone else (issue 30 item 1, decision 241)', () => {
+  const outbox = () => db.selectFrom('mail_outbox').select(['to_address', 'subject', 'body']).orderBy('mail_id').execute();
+
+  it('refuses a manager who changes the mail of a peer of the same rank (403) and changes nothing', async () => {
+    const { tokens } = await chain();
+    const peer = await createUser(db, 'area2', 30);
+    await db.deleteFrom('user_usergroups').where('user_id', '=', peer).execute();
+    await db.insertInto('user_usergroups').values({ user_id: peer, usergroup_id: await groupOf('area') }).execute();
+    const sums = await checksum();
+    const response = await save(tokens.area, await newUser({ user_id: peer, login_id: 'area2', mailaddress1: 'attacker@example.net', usergroup: [await groupOf('area')] }));
+    expect(response.status).toBe(403);
+    expect((await response.json()).error_description).toContain('mail address');
+    expect(await checksum()).toEqual(sums);
+  });
+
+  it('refuses a manager who changes the mail of a user who also belongs to a group outside their scope (403)', async () => {
+    const { ids, tokens } = await chain();
+    await db.insertInto('user_usergroups').values({ user_id: ids.store1, usergroup_id: await groupOf('store2') }).execute();
+    const sums = await checksum();
+    const groups = [await groupOf('store1'), await groupOf('store2')];
+    const response = await save(tokens.area, await newUser({ user_id: ids.store1, login_id: 'store1', mailaddress1: 'attacker@example.net', usergroup: groups }));
+    expect(response.status).toBe(403);
+    expect(await checksum()).toEqual(sums);
+    // The same user's other fields still change; their own address stays.
+    const rename = await save(tokens.area, await newUser({ user_id: ids.store1, login_id: 'store1', user_name: '新しい名前', mailaddress1: 'store1@example.com', usergroup: groups }));
+    expect(rename.status).toBe(200);
+  });
+
+  it('lets a manager change the mail of a store user wholly in their scope, and tells the old address', async () => {
+    const { ids, tokens } = await chain();
+    const response = await save(tokens.area, await newUser({ user_id: ids.store1, login_id: 'store1', mailaddress1: 'store1.new@example.com', usergroup: [await groupOf('store1')] }));
+    expect(response.status).toBe(200);
+    const mails = await outbox();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ to_address: 'store1@example.com', subject: '【On-Reco】メールアドレス変更のお知らせ' });
+    expect(mails[0].body).toContain('store1.new@example.com');
+    expect(mails[0].body).toContain('area さん');
+  });
+
+  it('lets an administrator change anyone\'s mail (audited) and tells the old address; the user changing their own mail is not told', async () => {
+    const { ids, tokens } = await chain();
+    expect((await save(tokens.admin, await newUser({ user_id: ids.case, login_id: 'case', mailaddress1: 'case.new@example.com', usergroup: [await groupOf('case')] }))).status).toBe(200);
+    expect((await outbox()).map((mail) => mail.to_address)).toEqual(['case@example.com']);
+    const audit = await db.selectFrom('audit_log').select('details').where('action', '=', 'user.update').executeTakeFirstOrThrow();
+    expect(JSON.stringify(audit.details)).toContain('case.new@example.com');
+    expect((await save(tokens.case, await newUser({ user_id: ids.case, login_id: 'case', mailaddress1: 'case.mine@example.com', usergroup: [await groupOf('case')] }))).status).toBe(200);
+    expect(await outbox()).toHaveLength(1);
+  });
+});
+
 describe('DELETE /v1/users/edit', () => {
   it('deletes a user: gone from the list, sessions ended, the name kept on the history they wrote', async () => {
     const { ids, tokens } = await chain();
@@ -294,6 +344,18 @@ describe('DELETE /v1/users/edit', () => {
     // The login id and mail are free again.
     expect((await save(tokens.admin, await newUser({ login_id: 'store1', mailaddress1: 'store1@example.com' }))).status).toBe(201);
     expect((await remove(tokens.admin, ids.store1)).status).toBe(404);
+  });
+
+  it('takes the user_id in the query too (001 §7: DELETE /v1/users/edit?user_id=), as the body form keeps working', async () => {
+    const { ids, tokens } = await chain();
+    const response = await call(usersAction, deleteByQuery(`/on-reco/v1/users/edit?user_id=${ids.store1}`, tokens.admin));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ user_id: ids.store1, deleted: true });
+    expect((await call(usersAction, deleteByQuery(`/on-reco/v1/users/edit?user_id=${ids.store1}`, tokens.admin))).status).toBe(404);
+    const bad = await call(usersAction, deleteByQuery('/on-reco/v1/users/edit?user_id=abc', tokens.admin));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).fields).toHaveProperty('user_id');
+    expect((await remove(tokens.admin, ids.store2)).status).toBe(200);
   });
 
   it('refuses to delete, deactivate or demote the last administrator, and to delete or deactivate oneself', async () => {

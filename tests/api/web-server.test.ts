@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importEquipments } from '../../app/domain/api/sensor-settings';
@@ -125,6 +126,48 @@ describe('body limits before authentication', () => {
       const taken = await fetch(`${server.base}${call.path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
       expect(taken.status, call.path).toBe(401); // past the body limit, refused only for want of a token
       expect(await statusOfHeadersOnly(call.path, IMPORT_MAX_BYTES + 1), call.path).toBe(413);
+    }
+  });
+});
+
+describe('a refused upload on a kept-alive connection', () => {
+  /** One request through `agent`: its status, and the local port of the socket it went on. */
+  const send = (agent: Agent, path: string, headers: Record<string, string>, body: string) =>
+    new Promise<{ status: number; port: number }>((resolve, reject) => {
+      const { hostname, port } = new URL(server.base);
+      const req = httpRequest({ host: hostname, port, path, method: 'POST', agent, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
+        const localPort = res.socket.localPort!;
+        res.resume();
+        res.once('end', () => resolve({ status: res.statusCode!, port: localPort }));
+      });
+      req.once('error', reject);
+      req.setTimeout(10_000, () => req.destroy(new Error(`no answer to ${path} within 10 s`)));
+      req.end(body);
+    });
+
+  it('reads a JSON body sent to the diagram upload, so the next request on the same socket is answered', async () => {
+    const token = await fetch(`${server.base}/on-reco/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'admin', password: TEST_PASSWORD }) });
+    const { access_token } = await token.json();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const headers = { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' };
+      // Larger than a socket buffer, so an unread body is still in flight when the 400 is sent.
+      const json = JSON.stringify({ store_id: 'S001', item_images: ['x'.repeat(512 * 1024)] });
+      const refused = await send(agent, '/on-reco/v1/diagram', headers, json);
+      expect(refused.status).toBe(400);
+      const next = await send(agent, '/on-reco/v1/diagram', headers, json);
+      expect(next.status).toBe(400);
+      expect(next.port).toBe(refused.port); // the same connection, kept
+      // A multipart body refused inside (a sixth file) cannot be drained: the answer closes the
+      // connection, and the agent's next request goes on a new one instead of hanging.
+      const boundary = 'onreco-boundary';
+      const part = (n: number) => `--${boundary}\r\nContent-Disposition: form-data; name="item_images[]"; filename="d${n}.png"\r\nContent-Type: image/png\r\n\r\n${'x'.repeat(128 * 1024)}\r\n`;
+      const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="store_id"\r\n\r\nS001\r\n${[1, 2, 3, 4, 5, 6, 7, 8].map(part).join('')}--${boundary}--\r\n`;
+      const tooMany = await send(agent, '/on-reco/v1/diagram', { ...headers, 'Content-Type': `multipart/form-data; boundary=${boundary}` }, multipart);
+      expect(tooMany.status).toBe(400);
+      expect((await send(agent, '/on-reco/v1/diagram', headers, json)).status).toBe(400);
+    } finally {
+      agent.destroy();
     }
   });
 });

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { createDb } from '../../app/db/db.server';
+import { syncStoreListEntries } from '../../app/models/stores.server';
 import { migrateToLatest } from '../../app/db/migrate.server';
 import { hashPassword } from '../../app/services/password.server';
 import { machine, percentile, serveConsole } from '../support/console';
@@ -95,6 +96,7 @@ async function main() {
         select store_id, equipment_id, case when equipment_id % 97 = 0 then 2 else 0 end, case when equipment_id % 97 = 0 then '{OE00000001}'::varchar[] else '{}' end from sensors;
       analyze;
     `.execute(db);
+    await syncStoreListEntries(db, 'every store');
     // A parameter makes it a prepared statement: one statement each.
     await sql`insert into users (login_id, user_name, password_hash) values ('admin', '管理者', ${passwordHash})`.execute(db);
     await sql`insert into user_usergroups values (1, 1)`.execute(db);

@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { Db } from '../../app/db/db.server';
+import { syncStoreListEntries } from '../../app/models/stores.server';
 import type { StoreListQuery } from '../../app/domain/store-list-schemas';
 import { listSettingsSensors, listUnregisteredSensors } from '../../app/models/sensor-settings.server';
 import { getSensorToday, listStoreSensors } from '../../app/models/sensors.server';
@@ -135,6 +136,7 @@ async function main({ db }: BenchDatabase) {
     insert into store_usergroups select 'S' || i, 3 from generate_series(1, ${sql.lit(STORES)}, 10) i;
     create index stores_dashboard_order on stores ((store_status = 3) desc, store_no, store_id); -- main's, for mainListStores
   `.execute(db);
+  await syncStoreListEntries(db, 'every store');
   await sql`vacuum analyze`.execute(db); // as autovacuum leaves a settled chain: visibility maps set
   const seedSeconds = (performance.now() - t0) / 1000;
   const admin: Viewer = { userId: 1, loginId: 'admin', userName: '管理者', authority: 1, language: 'JP', mailaddress1: null };

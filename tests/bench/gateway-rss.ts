@@ -3,6 +3,7 @@
 // (bin/onreco-gateway.js, tsx) and once as deployed (the bundle of gateway/deploy/build.ts with
 // the unit's V8 flags). Samples the child's RSS (/proc/PID/status VmRSS) every 200 ms.
 //   npx tsx tests/bench/gateway-rss.ts [seconds] [simulate-speed]     (LAUNCHER=bundle or tsx: only that one)
+//   PACKAGED=<dir>/usr/lib/onreco-gateway/onreco-gateway.mjs LAUNCHER=packaged ...: the Debian package's bundle
 // Default: 60 s at speed 60, i.e. one simulated hour (1,200 readings, ~14,400 advertisements).
 // Target: <= 64 MB.
 import { spawn } from 'node:child_process';
@@ -65,6 +66,8 @@ const bundle = await buildGateway(path.join(ROOT, 'node_modules/.cache/onreco-ga
 const launchers: [string, string[]][] = [
   ['bin/onreco-gateway.js (tsx)', [path.join(ROOT, 'bin/onreco-gateway.js')]],
   ['bundle + unit flags', ['--max-semi-space-size=1', '--v8-pool-size=1', bundle]],
+  // The Debian package's bundle (its packages inside it): PACKAGED=<extracted>/usr/lib/onreco-gateway/onreco-gateway.mjs
+  ...(process.env.PACKAGED ? [['packaged bundle + unit flags', ['--max-semi-space-size=1', '--v8-pool-size=1', process.env.PACKAGED]] as [string, string[]]] : []),
 ];
 const capture = path.join(ROOT, 'tests/fixtures/gateway/store-capture.jsonl.gz');
 

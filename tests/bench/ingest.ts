@@ -10,16 +10,14 @@ import { sql } from 'kysely';
 import { gzipSync } from 'node:zlib';
 import { createDb } from '../../app/db/db.server';
 import { migrateToLatest } from '../../app/db/migrate.server';
-import { toCompactDateTime } from '../../app/domain/japan-time';
 import { ensureMeasurementPartitions } from '../../app/models/measurement-partitions.server';
-import { bleAddress } from '../fixtures/chain';
+import { SENSORS, batch, seedStores } from './ingest-floor/world';
 import { prepareTestDatabase } from '../support/database';
 import { pairOverApi } from '../support/gateway-api';
 import { machine, serveConsole } from '../support/console';
 import { cpuSecondsOf, parentOf, trackProcessTreeCpu } from '../support/process-cpu';
 
 const STORES = Number(process.env.STORES ?? 40);
-const SENSORS = 20;
 const GATEWAYS = Number(process.env.GATEWAYS ?? 8);
 const SECONDS = Number(process.env.DURATION ?? 20);
 // 25 minutes × 20 sensors = 500 readings; BATCH_MINUTES=1 posts what a store sends a minute (20).
@@ -31,7 +29,7 @@ async function main() {
   await migrateToLatest(db);
   const start = new Date(Date.now() - 200 * 86400_000);
   await ensureMeasurementPartitions(db, start, new Date());
-  await seedStores(db);
+  await seedStores(db, STORES);
   // track_functions: the statement trigger's time (it runs inside the INSERT) shows on its own.
   await sql`alter database ${sql.id(new URL(database.url).pathname.slice(1))} set track_functions = 'pl'`.execute(db);
   const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
@@ -51,7 +49,7 @@ async function main() {
       Array.from({ length: GATEWAYS }, async () => {
         while (performance.now() < deadline) {
           const store = next++ % STORES;
-          const body = batch(store, cursors[store]);
+          const body = batch(store, cursors[store], BATCH_MINUTES);
           cursors[store] += BATCH_MINUTES * 60_000;
           const response = await fetch(`${server.base}/on-reco/v1/gateway/readings`, {
             method: 'POST',
@@ -92,32 +90,6 @@ async function main() {
     await db.destroy();
     await database.release();
   }
-}
-
-async function seedStores(db: ReturnType<typeof createDb>) {
-  await db.insertInto('companies').values({ company_id: 'B1', company_name: 'ベンチ' }).execute();
-  await db.insertInto('storegroups').values({ storegroup_id: 'B1', company_id: 'B1', storegroup_name: 'ベンチ' }).execute();
-  for (let i = 0; i < STORES; i += 1) {
-    const storeId = `B${i}`;
-    await db.insertInto('stores').values({ store_id: storeId, store_no: String(90000 + i), store_name: `ベンチ店${i}`, company_id: 'B1', storegroup_id: 'B1', prefecture_id: 13, address: '東京都', opening_date: '2024-01-01', working_state: 1, gateway_info: `GW-B${i}` }).execute();
-    await db.insertInto('gateway_pins').values({ store_id: storeId, pin_code: '123456', effective_time: new Date(Date.now() + 3600_000) }).execute();
-    await db.insertInto('sensors').values(Array.from({ length: SENSORS }, (_, s) => ({
-      store_id: storeId, equipment_name: `センサ${s}`, serial_no: bleAddress('CC', s), icon_kind: 3, lower_limit: 0, upper_limit: 10, guard_time: 10, snoozing_time: 60, def_time: '[]',
-    }))).execute();
-  }
-}
-
-/** 25 minutes of 20 sensors; sensor 0 of every store has an excursion every few hours, so alerts open and recover. */
-function batch(store: number, fromMs: number) {
-  const readings = [];
-  for (let m = 0; m < BATCH_MINUTES; m += 1) {
-    const at = fromMs + m * 60_000;
-    for (let s = 0; s < SENSORS; s += 1) {
-      const excursion = s === 0 && Math.floor(at / 3600_000) % 5 === 0;
-      readings.push({ serial_no: bleAddress('CC', s), measured_at: toCompactDateTime(new Date(at)), temperature: Math.round((excursion ? 13 : 4 + Math.sin(at / 600_000 + store + s)) * 10) / 10, error: false, battery: 90, receive_sensitivity: -70 });
-    }
-  }
-  return { readings };
 }
 
 const cpuTotal = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;

@@ -17,7 +17,7 @@ import { sql } from 'kysely';
 import { createDb } from '../../app/db/db.server';
 import { migrateToLatest } from '../../app/db/migrate.server';
 import { fromJapan } from '../../app/domain/japan-time';
-import { listReportHistory } from '../../app/models/reports.server';
+import { listReportHistory } from '../../app/models/report-history.server';
 import type { Viewer } from '../../app/models/users.server';
 import { collectReport } from '../../app/reports/collect.server';
 import { renderReportCsv } from '../../app/reports/csv.server';

@@ -40,7 +40,7 @@ describe('alert mail', () => {
     await db.updateTable('users').set({ alert_filter: 0, mailaddress2: 'mail-us-2@example.com' }).where('user_id', '=', usUser).execute();
     const worker = startWorker({ DATABASE_URL: inject('databaseUrl'), SMTP_URL: smtp.url, ONRECO_PUBLIC_URL: base }, 'alerts');
     try {
-      await new Promise((resolve) => setTimeout(resolve, 4000)); // the worker's start-up
+      await worker.started;
       const sent = Date.now();
       await postReading(token, 3, 14.2);
       const mine = () => smtp.received.filter((mail) => mail.to.some((to) => to.startsWith('mail-')));
@@ -57,12 +57,17 @@ describe('alert mail', () => {
       const us = mine().filter((mail) => mail.to[0].startsWith('mail-us'));
       expect(us.map((mail) => mail.to[0]).sort()).toEqual(['mail-us-2@example.com', 'mail-us@example.com']);
       expect(us[0].subject).toContain('Temperature abnormal');
+      // Nobody wrote it, so auto-responders must not answer it (RFC 3834).
+      expect(jp.raw).toMatch(/^Auto-Submitted: auto-generated\r?$/m);
       // Recovery: only the user with alert_filter 0 (occurrence and recovery) hears of it.
       await postReading(token, 2, 4.0);
       await waitUntil(async () => mine().length >= 5, 10_000, 'the recovery mails');
       const recovery = mine().slice(3);
       expect(recovery.every((mail) => mail.to[0].startsWith('mail-us'))).toBe(true);
       expect(recovery[0].subject).toContain('Recovered');
+      // A recovery says when the alert opened and how long it lasted (the readings were a minute apart).
+      expect(recovery[0].text).toMatch(/^Opened: +\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}/m);
+      expect(recovery[0].text).toMatch(/^Lasted: +1 min\r?$/m);
     } finally {
       await stopProcess(worker);
     }
@@ -77,7 +82,7 @@ describe('alert mail', () => {
     const random = seededRandom(testSeed('mail worker kill -9', 1500));
     while ((await pending()) > 0) {
       const before = await pending();
-      const worker = startWorker({ DATABASE_URL: inject('databaseUrl'), SMTP_URL: smtp.url }, 'alerts');
+      const worker = startWorker({ DATABASE_URL: inject('databaseUrl'), SMTP_URL: smtp.url, ONRECO_PUBLIC_URL: 'https://chain-a.on-reco.example/' }, 'alerts');
       // Killed at a random moment once it is sending (its start-up takes seconds when the machine is busy).
       await waitUntil(async () => (await pending()) < before, 30_000, 'the worker to send');
       await new Promise((resolve) => setTimeout(resolve, random() * 500));
@@ -92,7 +97,8 @@ describe('alert mail', () => {
     const ids = new Map<string, string>();
     for (const mail of received) {
       const id = /^Message-ID:\s*(.*)$/im.exec(mail.raw)?.[1];
-      expect(id).toMatch(/^<outbox-\d+@on-reco>$/);
+      // Unique per installation: the right-hand side is the installation's public host.
+      expect(id).toMatch(/^<outbox-\d+@chain-a\.on-reco\.example>$/);
       if (ids.has(mail.to[0])) expect(ids.get(mail.to[0])).toBe(id);
       ids.set(mail.to[0], id!);
     }

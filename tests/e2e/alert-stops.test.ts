@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../../app/db/db.server';
+import { syncStoreListEntries } from '../../app/models/stores.server';
 import { toCompactDate } from '../../app/domain/japan-time';
 import { allowFailedLoads, launchBrowser, login, newContext, newPage, screenshot } from '../support/browser';
 
@@ -25,6 +26,7 @@ beforeAll(async () => {
     .insertInto('stores')
     .values({ store_id: STORE, store_no: '9990801', store_name: 'E2E警報停止店', company_id: 'E2EAS', storegroup_id: 'E2EAS', prefecture_id: 13, address: '東京都港区芝公園1-1-1', opening_date: '2025-04-01', working_state: 1, store_status: 2, gateway_info: `GW-${STORE}` })
     .execute();
+  await syncStoreListEntries(db, [STORE]);
   for (const [index, name] of ['冷蔵ケース 1', '冷凍ケース 2'].entries()) {
     await db.insertInto('sensors').values({ store_id: STORE, equipment_name: name, serial_no: `AA:BB:E2:AS:00:0${index + 1}`, icon_kind: 3, location_no: index + 1, lower_limit: 0, upper_limit: 10, def_time: '[]' }).execute();
   }

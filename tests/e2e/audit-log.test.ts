@@ -66,7 +66,9 @@ describe('監査ログ page', () => {
     await page.getByRole('button', { name: '検索' }).click();
     await list.getByText('全1件').waitFor();
     const row = list.locator('tbody tr').first();
-    await row.getByText('gateway.exchange').waitFor();
+    // The action and its target in Japanese (issue 33 item 8), not as identifiers.
+    await row.getByText('ゲートウェイ交換').waitFor();
+    expect(await row.getByText('gateway.exchange').count()).toBe(0);
     await row.getByText('変更前・変更後').click();
     await row.getByText('gateway_info: GW-E2EAU-OLD').waitFor();
     await row.getByText('gateway_info: GW-E2EAU-NEW').waitFor();

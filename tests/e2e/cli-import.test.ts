@@ -12,6 +12,8 @@ const base = inject('baseUrl');
 const password = inject('demoPassword');
 const FIXTURE = fileURLToPath(new URL('../fixtures/cli/stores-import.csv', import.meta.url));
 const HEADER = readFileSync(FIXTURE, 'utf8').split('\n')[0];
+/** FIXTURE converted with `iconv -f UTF-8 -t CP932`. */
+const CP932_FIXTURE = fileURLToPath(new URL('../fixtures/cli/stores-import-cp932.csv', import.meta.url));
 
 interface Imported {
   dry_run: boolean;
@@ -40,6 +42,12 @@ describe('onreco stores import', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.json<Imported>()).toMatchObject({ dry_run: true, stores_created: 3, sensors_created: 3, stores_existing: 0, sensors_existing: 0 });
     expect((await admin.run(['stores', 'show', 'IMP0001'])).code).toBe(1);
+    // The same file as Excel saves it in Japan (Shift_JIS/CP932; decision 246), from disk and from
+    // stdin: its user group names are found, so it reads as the UTF-8 file does.
+    for (const cp932 of [await admin.run(['stores', 'import', CP932_FIXTURE, '--dry-run', '--json']), await admin.run(['stores', 'import', '-', '--dry-run', '--json'], { stdin: readFileSync(CP932_FIXTURE) })]) {
+      expect(cp932.code, cp932.stderr).toBe(0);
+      expect(cp932.json<Imported>()).toEqual(dry.json<Imported>());
+    }
 
     const first = await admin.run(['stores', 'import', FIXTURE]);
     expect(first.code, first.stderr).toBe(0);

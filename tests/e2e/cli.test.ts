@@ -5,6 +5,8 @@ import { cliSandbox } from '../support/cli';
 import { startWorker, stopProcess } from '../support/processes';
 import { minuteAgo, pairOverApi, postReading } from '../support/gateway-api';
 import { freePort } from '../support/ports';
+import { STORE_STATUS } from '~/domain/store-status';
+import { WORKING_STATE } from '~/domain/working-state';
 
 // The onreco command against the real console and database (the e2e server, demo chain): every
 // command at least once, each exit code, --json parsed, and the session file's mode.
@@ -109,6 +111,28 @@ describe('onreco: stores, PINs, gateways, alerts', () => {
     oneLine(missing.stderr);
   });
 
+  it('--status alert lists exactly the stores in alarm (000 §4 status 3), each labelled alert', async () => {
+    type Listed = { all_count: number; stores: { store_id: string; store_status: number; working_state: number | null }[] };
+    const all = (await admin.run(['stores', 'list', '--json'])).json<Listed>();
+    const inAlarm = all.stores.filter((store) => store.store_status === STORE_STATUS.warning).map((store) => store.store_id).sort();
+    // The demo chain has stores in alarm and stores without: the filter has something to tell apart.
+    expect(inAlarm.length).toBeGreaterThan(0);
+    expect(inAlarm.length).toBeLessThan(all.all_count);
+    const alarmed = await admin.run(['stores', 'list', '--status', 'alert', '--json']);
+    expect(alarmed.code, alarmed.stderr).toBe(0);
+    expect(alarmed.json<Listed>().stores.map((store) => store.store_id).sort()).toEqual(inAlarm);
+
+    const table = (await admin.run(['stores', 'list', '--status', 'alert'])).stdout.split('\n');
+    // Columns are padded by display width (two per kanji): split on the two-space gaps instead.
+    expect(table[0].split(/\s{2,}/)[3]).toBe('STATUS');
+    expect(table.slice(1, 1 + inAlarm.length).map((row) => row.split(/\s{2,}/)[3])).toEqual(inAlarm.map(() => 'alert'));
+    const removed = all.stores.find((store) => store.working_state === WORKING_STATE.removed);
+    if (removed) {
+      const closed = (await admin.run(['stores', 'list', '--status', 'closed', '--json'])).json<Listed>();
+      expect(closed.stores.map((store) => store.store_id)).toContain(removed.store_id);
+    }
+  });
+
   it('creates, updates, pairs, exchanges and removes a store; field errors are listed', async () => {
     const list = (await admin.run(['stores', 'list', '--json'])).json<{ stores: { store_id: string }[] }>();
     const model = (await admin.run(['stores', 'show', list.stores[0].store_id, '--json'])).json<any>();
@@ -158,7 +182,7 @@ describe('onreco: stores, PINs, gateways, alerts', () => {
 
   it('lists a store\'s alerts and refuses to stop one of a sensor of another store', async () => {
     const list = (await admin.run(['stores', 'list', '--status', 'alert', '--json'])).json<{ stores: { store_id: string }[] }>();
-    const storeId = list.stores[0]?.store_id ?? (await admin.run(['stores', 'list', '--json'])).json<{ stores: { store_id: string }[] }>().stores[0].store_id;
+    const storeId = list.stores[0].store_id;
     const alerts = await admin.run(['alerts', 'list', storeId, '--json']);
     expect(alerts.code, alerts.stderr).toBe(0);
     expect(alerts.json<{ all_count: number; alerts: unknown[] }>().alerts.length).toBe(alerts.json<{ all_count: number }>().all_count);

@@ -47,6 +47,11 @@ async function chartReady(page: Page) {
 
 const panels = (page: Page) => page.getByTestId('graph-panel');
 
+/** Two frames painted: the charts' resize (a ResizeObserver, before a paint) and their drawing are done. */
+async function framesDrawn(page: Page) {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
 /** From the top, so the sticky header is drawn where it belongs in the full-page picture. */
 async function screenshot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -80,8 +85,12 @@ describe('temperature graphs', () => {
     // The first panel has no delete button, the second has one.
     await expect(first.getByRole('link', { name: 'グラフを削除' }).count()).resolves.toBe(0);
     await expect(panels(page).nth(1).getByRole('link', { name: 'グラフを削除' }).count()).resolves.toBe(1);
-    await page.getByRole('button', { name: 'グラフを追加' }).click();
-    await page.waitForTimeout(300);
+    // At the limit the control is a plain button outside any form: a click cannot navigate.
+    const atLimit = page.getByRole('button', { name: 'グラフを追加' });
+    await expect(atLimit.evaluate((button: HTMLButtonElement) => button.type === 'button' && button.closest('form') === null)).resolves.toBe(true);
+    const before = page.url();
+    await atLimit.click();
+    expect(page.url()).toBe(before);
     await expect(panels(page).count()).resolves.toBe(2);
 
     const second = panels(page).nth(1);
@@ -92,7 +101,7 @@ describe('temperature graphs', () => {
     await page.waitForURL((url) => (url.searchParams.get('p2_equipment_id') ?? '').split(',').length === target.sensors);
     await chartReady(page);
     await expect(second.getByText('上限・下限').count()).resolves.toBe(0);
-    await page.waitForTimeout(600);
+    await framesDrawn(page);
     await screenshot(page, 'graphs-week-all-sensors');
     await second.getByRole('link', { name: '月', exact: true }).click();
     await second.getByTestId('graph-period').getByText(/^\d{4}\/\d{2}$/).waitFor();
@@ -102,7 +111,7 @@ describe('temperature graphs', () => {
     expect(url.searchParams.get('equipment_id')).toBe(String(target.equipmentId));
     expect(url.searchParams.get('unit')).toBe('day');
     expect(url.searchParams.get('p2_equipment_id')?.split(',')).toHaveLength(target.sensors);
-    await page.waitForTimeout(600);
+    await framesDrawn(page);
     await screenshot(page, 'graphs-two-panels-month');
 
     await second.getByRole('link', { name: 'グラフを削除' }).click();
@@ -159,7 +168,7 @@ describe('temperature graphs', () => {
     } finally {
       await conn.destroy();
     }
-    await page.waitForTimeout(700);
+    await framesDrawn(page);
     await screenshot(page, 'graphs-commented');
   });
 
@@ -194,7 +203,7 @@ describe('temperature graphs', () => {
       await page.goto(url);
       await chartReady(page);
       await panels(page).first().getByText('警報停止').waitFor();
-      await page.waitForTimeout(600);
+      await framesDrawn(page);
       await screenshot(page, 'graphs-defrost');
     } finally {
       if (sensor) {

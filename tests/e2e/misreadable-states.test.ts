@@ -86,7 +86,10 @@ describe('the graph before its chart code arrives', () => {
     // The chart's chunk arrives late, as on a slow phone line.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const chunkAsked = new Promise<void>((resolve) => (asked = resolve));
     await page.route('**/temperature-chart.client-*.js', async (route) => {
+      asked();
       await held;
       await route.continue();
     });
@@ -96,7 +99,8 @@ describe('the graph before its chart code arrives', () => {
     expect(html).toMatch(/data-testid="graph-loading"/);
     await page.goto(url, { waitUntil: 'domcontentloaded' });
     await expect(page.getByTestId('graph-loading').isVisible()).resolves.toBe(true);
-    await page.waitForTimeout(800);
+    // The page's scripts ran and it waits for the chart's chunk: the area still says it is loading.
+    await chunkAsked;
     await expect(page.getByTestId('graph-loading').isVisible()).resolves.toBe(true);
     release();
     await page.getByTestId('graph-loading').waitFor({ state: 'detached' });

@@ -83,12 +83,14 @@ describe('report jobs in the worker', () => {
     try {
       await waitUntil(async () => (await historyOf('RPK01'))[0].state === 'done', 60_000, 'the report after the restart');
       await waitUntil(async () => smtp.received.some((mail) => mail.to.includes('kill-test@example.com')), 20_000, 'the report mail');
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      // Done when nothing is left to send: a second report of the job would have queued a second mail.
+      await waitUntil(async () => (await db.selectFrom('mail_outbox').select('mail_id').where('to_address', '=', 'kill-test@example.com').where('sent_at', 'is', null).execute()).length === 0, 20_000, 'the outbox to empty');
     } finally {
       await stopProcess(second);
     }
     const done = await historyOf('RPK01');
     expect(done).toHaveLength(1);
+    expect(await db.selectFrom('mail_outbox').select('mail_id').where('to_address', '=', 'kill-test@example.com').execute()).toHaveLength(1);
     const lines = done[0].content!.toString('utf8').trim().split('\r\n');
     // The table, then (both options on) the summary and the comments after an empty line (docs/decisions/155).
     expect(lines.slice(0, lines.indexOf(''))).toHaveLength(1 + 31 * 144);

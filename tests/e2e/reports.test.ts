@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../../app/db/db.server';
+import { syncStoreListEntries } from '../../app/models/stores.server';
 import { allowFailedLoads, launchBrowser, login, newPage, screenshot } from '../support/browser';
 
 // The report screens (001 §2): report create (sequential and regular), the reports page's two
@@ -29,6 +30,7 @@ beforeAll(async () => {
     .insertInto('stores')
     .values({ store_id: STORE, store_no: '998801', store_name: 'E2E レポート店', company_id: 'E2ERP', storegroup_id: 'E2ERP', prefecture_id: 13, address: '東京都港区1-1', opening_date: '2025-04-01', working_state: 1, gateway_info: `GW-${STORE}` })
     .execute();
+  await syncStoreListEntries(db, [STORE]);
   await db
     .insertInto('sensors')
     .values([

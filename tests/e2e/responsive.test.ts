@@ -112,10 +112,10 @@ async function checkScreen(page: Page, size: 'phone' | 'desktop', name: string):
     else expect(await footer.evaluate((element) => element.getBoundingClientRect().height)).toBeLessThanOrEqual(await page.locator('header + div').evaluate((element) => parseFloat(getComputedStyle(element).paddingBottom)));
   }
   if (name === 'floor-plan') {
-    // Markers scale with the plan: full size on a desktop, smaller on a phone.
+    // Markers are drawn full size: on a desktop fitted, on a phone zoomed in to pan (decision 275).
     const scale = () => page.getByTestId('floor-map-canvas').evaluate((element) => Number(getComputedStyle(element).getPropertyValue('--marker-scale') || 1));
-    if (phone) await expect.poll(scale).toBeLessThan(0.6);
-    else expect(await scale()).toBe(1);
+    if (phone) await expect.poll(() => page.getByTestId('floor-map').getAttribute('data-zoom')).not.toBe('0');
+    await expect.poll(scale).toBe(1);
   }
   if (name === 'alert-history' && phone) {
     // The categories are a compact disclosure: the first alert is on the first screen, not 1,500 px down.

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../../app/db/db.server';
+import { syncStoreListEntries } from '../../app/models/stores.server';
 import { toCompactDate } from '../../app/domain/japan-time';
 import { storeOfLogin } from '../fixtures/chain';
 import { allowFailedLoads, launchBrowser, login, newContext, newPage, screenshot } from '../support/browser';
@@ -25,6 +26,7 @@ beforeAll(async () => {
     .insertInto('stores')
     .values({ store_id: OWN, store_no: '9990101', store_name: 'E2E設定 1号店', company_id: 'E2ESS', storegroup_id: 'E2ESS', prefecture_id: 13, address: '東京都千代田区丸の内1-1-1', opening_date: '2025-04-01', working_state: 1, gateway_info: `GW-${OWN}` })
     .execute();
+  await syncStoreListEntries(db, [OWN]);
   const row = await db
     .insertInto('sensors')
     .values({ store_id: OWN, equipment_name: 'E2E 冷蔵ケース', serial_no: 'E2:E0:00:00:00:01', icon_kind: 3, location_no: 1, lower_limit: 0, upper_limit: 10, guard_time: 10, snoozing_time: 30, time_constant: 100, def_time: JSON.stringify([{ start: '02:00', end: '02:30' }]) })

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Db } from '../../app/db/db.server';
+import { syncStoreListEntries } from '../../app/models/stores.server';
 import { storeOfLogin } from '../fixtures/chain';
 import { allowFailedLoads, baseUrl, demoPassword, launchBrowser, login, newContext, newPage, screenshot } from '../support/browser';
 
@@ -32,6 +33,7 @@ async function ownStore(storeId: string, index: number) {
       gateway_info: `GW-${storeId}`,
     })
     .execute();
+  await syncStoreListEntries(db, [storeId]);
 }
 
 beforeAll(async () => {

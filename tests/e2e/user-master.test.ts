@@ -368,6 +368,8 @@ describe('store create and edit', () => {
     await page.getByLabel('店舗名').fill('E2E 芝公園店');
     await page.getByLabel('ゲートウェイ情報').fill('GW-E2EUM01');
     await page.getByRole('button', { name: '登録' }).click();
+    // Saved: the confirmation with the next steps, whose button goes on to the store (issue 33 item 7).
+    await page.getByRole('alertdialog', { name: '店舗を登録しました' }).getByRole('link', { name: '温度画面へ' }).click();
     await page.waitForURL('**/stores/E2EUM01/temp_managements_image');
     expect(await db.selectFrom('stores').select(['store_name', 'opening_date', 'working_state']).where('store_id', '=', 'E2EUM01').executeTakeFirstOrThrow()).toEqual({
       store_name: 'E2E 芝公園店',

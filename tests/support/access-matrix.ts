@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../app/db/db.server';
 import { type ForeignKey, parentsFirst, readSchemaShape } from '../../app/db/distribute.server';
 import type { ApiCall, Reference } from '../../app/domain/api';
-import { type Permission, can } from '../../app/domain/roles';
+import { type Permission, can, seesAllStores } from '../../app/domain/roles';
 import type { ApiRouteFunction } from '../../app/http/api-route.server';
 import { createLoginSession } from '../../app/http/session.server';
 import { type Caller, type Side, type World, SIDES, markerOf, otherSide } from '../fixtures/access-world';
@@ -265,6 +265,8 @@ function storeSaveRule(creating: (context: CaseContext) => boolean) {
     const hidden = groupSides.find((side) => !sees(caller, side));
     if (hidden) return refused(404, `a group or company of chain ${hidden}`);
     if (sides.company_id !== sides.storegroup_id) return refused(400, 'the store group is not of company_id');
+    // Decision 271: a chain's store-user group is tied to its chain's company by its one store, unless that store is the one saved.
+    if (sides.usergroup && sides.usergroup !== sides.company_id && sides.usergroup !== sides.store_id) return refused(400, 'a user group of another company');
     if (sides.store_id && !sees(caller, sides.store_id)) return refused(400, 'store_id held by a store one may not see (duplicate)');
     return allowed(create ? 'creates in a chain of its own' : 'updates a store it sees');
   };
@@ -339,7 +341,11 @@ export const SAMPLES: Readonly<Record<string, Sample | readonly Sample[]>> = {
     {
       name: 'create',
       fresh: ['store_id'],
-      input: (context) => storeEntity(context, `N${context.unique}`, [Number(context.ref('usergroup')), ...(context.caller.usergroup ? [context.caller.usergroup] : [])]),
+      // A store's user groups are never staff groups (decision 245): staff callers name none of theirs.
+      input: (context) => {
+        const own = context.caller.usergroup && !(context.caller.authority !== undefined && seesAllStores(context.caller.authority)) ? [context.caller.usergroup] : [];
+        return storeEntity(context, `N${context.unique}`, [Number(context.ref('usergroup')), ...own]);
+      },
       rule: storeSaveRule(() => true),
     },
   ],
@@ -460,6 +466,10 @@ export const SAMPLES: Readonly<Record<string, Sample | readonly Sample[]>> = {
       times: [{ equipment_id: world.chains[sides.store_id].equipment, time_schedules: [{ start: '01:00', end: '02:30' }] }],
     }),
   },
+  listEscalationPolicies: { input: () => ({}) },
+  saveEscalationPolicy: { input: ({ world }) => ({ policy_name: 'アクセス確認', storegroup_id: Object.values(world.chains)[0].storegroup, alert_codes: ['OE00000001'], steps: [{ delay_minutes: 0, store_staff: true }] }) },
+  deleteEscalationPolicy: { input: ({ world }) => ({ policy_id: Object.values(world.chains)[0].escalationPolicy }) },
+  acknowledgeAlert: { input: ({ ref, world, sides }) => ({ store_id: ref('store_id'), alert_history_id: world.chains[sides.store_id].alertHistory, corrective_action: '扉の閉め忘れを直した' }) },
   deleteAlertSchedule: { input: ({ ref, world, sides }) => ({ store_id: ref('store_id'), schedule_id: world.chains[sides.store_id].alertSchedule }) },
   listReportHistory: { input: ({ ref }) => ({ store_id: ref('store_id'), since: '20000101000000', until: '20991231235959' }) },
   listRegularReports: { input: ({ ref }) => ({ store_id: ref('store_id') }) },

@@ -7,9 +7,11 @@ import { z } from 'zod';
 import type { Db } from '../../app/db/db.server';
 import { API_CALLS, type ApiCall, type Schema } from '../../app/domain/api';
 import { toCompactDate, toCompactDateTime } from '../../app/domain/japan-time';
+import { IMPORT_MAX_BYTES, IMPORT_MAX_SENSORS, IMPORT_MAX_STORES } from '../../app/domain/store-import';
 import type { ApiRouteFunction } from '../../app/http/api-route.server';
 import { TEST_PASSWORD, createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
 import { BASE, call } from './requests';
+import { toShiftJis } from './shift-jis';
 
 // The bad-input sweep (issue 10): cases generated from the API registry with fast-check. Every
 // declared call gets malformed bodies, wrong content types, and its own fields replaced one at a
@@ -18,6 +20,9 @@ import { BASE, call } from './requests';
 // valid example that reaches the deepest code of the call — so a value the schema lets through
 // reaches PostgreSQL, where it would be a 500. Read calls also get inputs that may be valid
 // (unicode, control characters, SQL and HTML metacharacters) and must simply never fail.
+// Issue 30's cases: a control character (CR/LF, TAB, ESC, DEL, C1) in any name a write takes, at
+// any depth (a mail would get an extra line), a JSON body in Shift_JIS (CP932) rather than UTF-8,
+// and imports past their size (more stores or sensors than allowed, a body that unpacks too large).
 
 const ROUTES_DIR = fileURLToPath(new URL('../../app/routes/on-reco+', import.meta.url));
 const MiB = 1024 * 1024;
@@ -33,11 +38,17 @@ export interface SweepWorld {
   pin: string;
   userId: number;
   usergroupId: number;
+  /** A store users' group: a store's groups are never staff groups (decision 245). */
+  storeUsergroupId: number;
   equipmentId: number;
   /** A reading of the sensor (YYYYMMDDHHmmss), which comments can name. */
   readingAt: string;
   /** The sensor's open alert. */
   alertId: string;
+  /** That alert's history row (the acknowledgement names it). */
+  alertHistoryId: number;
+  /** An escalation policy, for the delete example. */
+  escalationPolicyId: number;
   diagramId: number;
   /** An alert-stop schedule of the store (a day long past). */
   alertScheduleId: number;
@@ -65,6 +76,8 @@ export async function buildSweepWorld(db: Db): Promise<SweepWorld> {
   const adminLogin = 'sweeper';
   const userId = await createUser(db, adminLogin, 1, { storeIds: [storeId] });
   const { usergroup_id: usergroupId } = await db.selectFrom('user_usergroups').select('usergroup_id').where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const storeUserId = await createUser(db, 'sweeper-store', 101, { storeIds: [storeId] });
+  const { usergroup_id: storeUsergroupId } = await db.selectFrom('user_usergroups').select('usergroup_id').where('user_id', '=', storeUserId).executeTakeFirstOrThrow();
   const pin = await issuePin(db, storeId);
   const paired = await routeCall('v1.gateway.pair', 'POST', '/on-reco/v1/gateway/pair', { gateway_info: `GW-${storeId}`, pin_code: pin });
   const { gateway_token: gatewayToken } = (await paired.json()) as { gateway_token: string };
@@ -72,7 +85,7 @@ export async function buildSweepWorld(db: Db): Promise<SweepWorld> {
   const reading = { serial_no: SERIAL, measured_at: readingAt, temperature: 14.2, error: false, battery: 80, receive_sensitivity: -70 };
   const ingested = await routeCall('v1.gateway.readings', 'POST', '/on-reco/v1/gateway/readings', { readings: [reading] }, gatewayToken);
   if (ingested.status !== 200) throw new Error(`the sweep's reading was refused: ${await ingested.text()}`);
-  const { alert_id: alertId } = await db.selectFrom('alert_history').select('alert_id').where('equipment_id', '=', equipmentId).where('recovered_at', 'is', null).executeTakeFirstOrThrow();
+  const { alert_id: alertId, alert_history_id: alertHistoryId } = await db.selectFrom('alert_history').select(['alert_id', 'alert_history_id']).where('equipment_id', '=', equipmentId).where('recovered_at', 'is', null).executeTakeFirstOrThrow();
   const diagram = await db
     .insertInto('diagrams')
     .values({ store_id: storeId, diagram_name: 'floor', content_type: 'image/png', byte_size: PNG.length, content: Buffer.from(PNG) })
@@ -90,6 +103,11 @@ export async function buildSweepWorld(db: Db): Promise<SweepWorld> {
     .values({ store_id: storeId, schedule_type: 1, term_type: 2, start_date: '2020-01-01', end_date: '2020-01-01', time_target_type: 1, sun_flg: 0, mon_flg: 0, tue_flg: 0, wed_flg: 0, thu_flg: 0, fri_flg: 0, sat_flg: 0 })
     .returning('schedule_id')
     .executeTakeFirstOrThrow();
+  const { policy_id: escalationPolicyId } = await db
+    .insertInto('escalation_policies')
+    .values({ policy_name: '削除用', storegroup_id: 'G01', store_id: null, alert_codes: ['OE00000001'], steps: JSON.stringify([{ delay_minutes: 0, store_staff: true, channels: ['mail'] }]) })
+    .returning('policy_id')
+    .executeTakeFirstOrThrow();
   const period = { start_time: new Date(), end_time: new Date(), report_type: 3, output_format: 2 };
   const { setting_no: settingNo } = await db
     .insertInto('regular_reports')
@@ -101,7 +119,7 @@ export async function buildSweepWorld(db: Db): Promise<SweepWorld> {
     .values({ store_id: storeId, setting_no: settingNo, file_name: 'daily', state: 'done', content_type: 'text/csv; charset=utf-8', content: Buffer.from('\uFEFF日時\r\n'), ...period })
     .returning('history_no')
     .executeTakeFirstOrThrow();
-  return { adminLogin, adminToken, gatewayToken, storeId, gatewayInfo: `GW-${storeId}`, pin, userId, usergroupId, equipmentId, readingAt, alertId, diagramId: diagram.diagram_id, alertScheduleId: schedule.schedule_id, settingNo, historyNo };
+  return { adminLogin, adminToken, gatewayToken, storeId, gatewayInfo: `GW-${storeId}`, pin, userId, usergroupId, storeUsergroupId, equipmentId, readingAt, alertId, alertHistoryId: Number(alertHistoryId), escalationPolicyId, diagramId: diagram.diagram_id, alertScheduleId: schedule.schedule_id, settingNo, historyNo };
 }
 
 type Example = Record<string, unknown>;
@@ -135,7 +153,7 @@ export function validExamples(w: SweepWorld): Readonly<Record<string, Example>> 
       opening_date: '20240401',
       closing_date: '20991231',
       storegroup_id: 'G01',
-      usergroup: [w.usergroupId],
+      usergroup: [w.storeUsergroupId],
       gateway_info: w.gatewayInfo,
     },
     getStorePin: { store_id: w.storeId },
@@ -174,6 +192,9 @@ export function validExamples(w: SweepWorld): Readonly<Record<string, Example>> 
       times: [{ equipment_id: w.equipmentId, equipment_name: '冷蔵庫', time_schedules: [{ start: '01:00', end: '02:30' }, { start: '23:00', end: '00:00' }] }],
     },
     deleteAlertSchedule: { store_id: w.storeId, schedule_id: w.alertScheduleId },
+    saveEscalationPolicy: { policy_id: null, policy_name: '東京 温度', storegroup_id: 'G01', store_id: null, alert_codes: ['OE00000001'], steps: [{ delay_minutes: 0, store_staff: true, channels: ['mail'] }, { delay_minutes: 15, user_ids: [w.userId], channels: ['mail'] }] },
+    deleteEscalationPolicy: { policy_id: w.escalationPolicyId },
+    acknowledgeAlert: { store_id: w.storeId, alert_history_id: w.alertHistoryId, corrective_action: '扉の閉め忘れを直した', note: '確認済み' },
     postReadings: { readings: [{ serial_no: SERIAL, measured_at: toCompactDateTime(new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000)), temperature: 14.5, error: false, battery: 80, receive_sensitivity: -70 }], buffer_overflow: false },
     listAudit: { from: toCompactDate(dayAgo), to: toCompactDate(today), user_id: w.userId, store_id: w.storeId, kind: 'store', page_no: 1, page_count: 20 },
     listUsergroupMaster: { page_no: 1, page_count: 20, usergroup_id: w.usergroupId, usergroup_name: 'グループ' },
@@ -236,7 +257,7 @@ export function validExamples(w: SweepWorld): Readonly<Record<string, Example>> 
           opening_date: '20240401',
           closing_date: null,
           storegroup_id: 'G01',
-          usergroup: [w.usergroupId],
+          usergroup: [w.storeUsergroupId],
           gateway_info: 'GW-SWEEPIMPORT1',
           sensors: [{ serial_no: 'AA:BB:5E:00:01:02', equipment_name: '取込の冷凍庫', icon_kind: 3, lower_limit: -25, upper_limit: -15, measure_target_equipment_kind_id: 1 }],
         },
@@ -635,6 +656,101 @@ function bodyCases(plan: CallPlan): fc.Arbitrary<SweepCase> | null {
   }));
 }
 
+/** A name a write takes (a store's, a user's, a sensor's, a notice's title …), at any depth of the example. */
+const NAME_KEY = /(^|_)(name|names|title)$/;
+
+function namePaths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => namePaths(item, [...at, index]));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, item]) => {
+    if (NAME_KEY.test(key) && typeof item === 'string') return [[...at, key]];
+    if (NAME_KEY.test(key) && Array.isArray(item) && item.every((element) => typeof element === 'string')) return item.map((_, index) => [...at, key, index]);
+    return namePaths(item, [...at, key]);
+  });
+}
+
+/** Control characters a name must refuse (nameText): a mail header or line, a terminal's escape, DEL, C1's NEL. */
+const NAME_CONTROLS = ['\r\nBcc: probe@evil.example', '\n', '\r', '\t', '\u001b[31m', '\u007f', '\u0085', '\u0008'];
+
+function withValueAt(example: Example, path: (string | number)[], value: unknown): Example {
+  const copy = structuredClone(example) as Record<string | number, unknown>;
+  let place = copy;
+  for (const step of path.slice(0, -1)) place = place[step] as Record<string | number, unknown>;
+  place[path[path.length - 1]] = value;
+  return copy as Example;
+}
+
+/** Names a write's body carries back as a list gave them but never stores (the server names the sensor from its own row). */
+const ECHOED_NAMES: Readonly<Record<string, readonly string[]>> = { saveAlertSchedule: ['equipment_name'] };
+
+/** A write's name with a control character added: refused, naming the name. */
+function nameControlCases(plan: CallPlan): fc.Arbitrary<SweepCase> | null {
+  if (plan.call.method === 'GET' || !plan.example) return null;
+  const echoed = ECHOED_NAMES[plan.call.id] ?? [];
+  const paths = namePaths(plan.example).filter((path) => !path.some((step) => echoed.includes(String(step))));
+  const bodyTypes = bodyTypesOf(plan);
+  if (paths.length === 0 || bodyTypes.length === 0) return null;
+  return fc.tuple(fc.constantFrom(...paths), fc.constantFrom(...NAME_CONTROLS), fc.constantFrom(...bodyTypes), fc.boolean()).map(([path, control, bodyType, before]) => {
+    const original = path.reduce<unknown>((value, step) => (value as Record<string | number, unknown>)[step], plan.example);
+    const value = before ? `${control}${String(original)}` : `${String(original)}${control}`;
+    const target = path.join('.');
+    return {
+      callId: plan.call.id,
+      family: 'control character in a name',
+      summary: `${bodyType} ${target}=${describeValue(value)}`,
+      expect: { refused: true, target },
+      request: () => requestOf(plan, withValueAt(plan.example!, path, value), bodyType),
+    } satisfies SweepCase;
+  });
+}
+
+/** JSON bodies in Shift_JIS (CP932), the valid example's Japanese text included: refused, never stored as U+FFFD. */
+function encodingCases(plan: CallPlan): fc.Arbitrary<SweepCase> | null {
+  const input = plan.call.input;
+  if (!input || input.in !== 'body' || !plan.example || !bodyTypesOf(plan).includes('json')) return null;
+  const exampleJson = serializeJson(plan.example);
+  // A body of ASCII only is the same bytes in both: it is valid UTF-8 and must go through.
+  if ([...exampleJson].every((char) => char.charCodeAt(0) < 0x80)) return null;
+  const auth: Record<string, string> = plan.token ? { Authorization: `Bearer ${plan.token}` } : {};
+  return fc.constantFrom('application/json', 'application/json; charset=shift_jis', 'application/json; charset=utf-8').chain((type) =>
+    fc.boolean().map((gzip) => ({
+      callId: plan.call.id,
+      family: 'Shift_JIS body',
+      summary: `the valid example in Shift_JIS as ${type}${gzip ? ', gzipped' : ''}`,
+      expect: { refused: true },
+      request: () => {
+        const bytes = toShiftJis(exampleJson);
+        const zipped = gzip && input.encoding === 'json-gzip';
+        const headers: Record<string, string> = { ...auth, 'Content-Type': type, ...(zipped ? { 'Content-Encoding': 'gzip' } : {}) };
+        return new Request(BASE + plan.call.path, { method: plan.call.method, headers, body: (zipped ? new Uint8Array(gzipSync(bytes)) : bytes) as BodyInit });
+      },
+    })),
+  );
+}
+
+/** The imports past their size: more stores or sensors than allowed, a gzipped body that unpacks past the limit. */
+function oversizeImportCases(plan: CallPlan): fc.Arbitrary<SweepCase> | null {
+  const input = plan.call.input;
+  if (!input || input.in !== 'body' || input.encoding !== 'json-gzip' || !plan.example || !plan.call.path.endsWith('/import')) return null;
+  const example = plan.example as Record<string, unknown>;
+  const list = Array.isArray(example.stores) ? 'stores' : 'sensors';
+  const limit = list === 'stores' ? IMPORT_MAX_STORES : IMPORT_MAX_SENSORS;
+  const auth: Record<string, string> = plan.token ? { Authorization: `Bearer ${plan.token}` } : {};
+  const send = (body: Uint8Array, gzip: boolean) =>
+    new Request(BASE + plan.call.path, { method: plan.call.method, headers: { ...auth, 'Content-Type': 'application/json', ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) }, body: body as BodyInit });
+  const item = (example[list] as unknown[])[0];
+  return fc.constantFrom('too many', 'unpacks too large').map((kind) => ({
+    callId: plan.call.id,
+    family: 'oversize import',
+    summary: kind === 'too many' ? `${limit + 1} ${list}, gzipped` : `a gzipped body of ${IMPORT_MAX_BYTES + 1} bytes once unpacked`,
+    expect: { refused: true, ...(kind === 'too many' ? { target: list } : {}) },
+    request: () =>
+      kind === 'too many'
+        ? send(new Uint8Array(gzipSync(JSON.stringify({ ...example, [list]: Array.from({ length: limit + 1 }, () => item) }))), true)
+        : send(new Uint8Array(gzipSync(`{"${list}":[],"padding":"${' '.repeat(IMPORT_MAX_BYTES)}"}`)), true),
+  }));
+}
+
 /** Read calls: every field may get a value that may be valid, plus raw query junk; any answer but a 5xx. */
 function readNoiseCases(plan: CallPlan): fc.Arbitrary<SweepCase> | null {
   if (plan.call.method !== 'GET') return null;
@@ -664,8 +780,8 @@ export function unknownPathCases(token: string): fc.Arbitrary<SweepCase> {
 
 /** The cases of one call: its fields, its bodies, its read noise, as the call has them. */
 export function casesOf(plan: CallPlan): fc.Arbitrary<SweepCase> {
-  const families = [fieldCases(plan), bodyCases(plan), readNoiseCases(plan)];
-  const weights = [6, 2, 3];
+  const families = [fieldCases(plan), bodyCases(plan), readNoiseCases(plan), nameControlCases(plan), encodingCases(plan), oversizeImportCases(plan)];
+  const weights = [6, 2, 3, 2, 1, 1];
   const present = families.map((arbitrary, index) => ({ arbitrary, weight: weights[index] })).filter((entry): entry is { arbitrary: fc.Arbitrary<SweepCase>; weight: number } => entry.arbitrary !== null);
   if (present.length === 0) throw new Error(`${plan.call.id}: no bad-input case can be made (a call with input needs a valid example in tests/support/bad-input.ts)`);
   return fc.oneof(...present);

@@ -49,6 +49,8 @@ export interface BenchConsole {
   db: Db;
   databaseUrl: string;
   base: string;
+  /** The web server's process (its CPU time, for figures). */
+  serverPid: number;
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startBenchConsole(name: string, since: Date): Promise<Benc
     db,
     databaseUrl: database.url,
     base: server.base,
+    serverPid: server.process.pid!,
     async stop() {
       await server.stop();
       await db.destroy();

@@ -20,7 +20,7 @@ export interface CliRun {
 export interface CliSandbox {
   configDir: string;
   env: Record<string, string | undefined>;
-  run(args: string[], options?: { stdin?: string; answers?: string[] }): Promise<CliRun>;
+  run(args: string[], options?: { stdin?: string | Uint8Array; answers?: string[] }): Promise<CliRun>;
 }
 
 export function cliSandbox(env: Record<string, string | undefined> = {}): CliSandbox {
@@ -36,7 +36,7 @@ export function cliSandbox(env: Record<string, string | undefined> = {}): CliSan
         stdout: (text) => void stdout.push(Buffer.from(text, 'utf8')),
         stdoutBytes: (data) => void stdout.push(Buffer.from(data)),
         stderr: (text) => void (stderr += text),
-        readStdin: async () => options.stdin ?? '',
+        readStdin: async () => (typeof options.stdin === 'string' ? Buffer.from(options.stdin, 'utf8') : (options.stdin ?? new Uint8Array())),
         prompt: async () => answers.shift() ?? '',
         env: sandbox.env,
         configDir,

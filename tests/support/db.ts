@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { getDb, type Db } from '../../app/db/db.server';
 
 export const REFERENCE_TABLES = new Set([
-  'regions', 'prefectures', 'authorities', 'equipment_kinds', 'sensor_models', 'measure_target_equipment_kinds',
+  'regions', 'prefectures', 'authorities', 'equipment_kinds', 'sensor_models', 'measure_target_equipment_kinds', 'corrective_actions',
   'kysely_migration', 'kysely_migration_lock',
 ]);
 

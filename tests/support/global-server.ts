@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ensureConsoleBuild } from './console-build';
+import { ensureConsoleBuild, sourcesHash } from './console-build';
 import { stopProcess } from './processes';
 import { createDb } from '../../app/db/db.server';
 import { DEMO_DEFAULT_PASSWORD } from '../../app/domain/demo';
 import { seedDemoChain } from '../../app/demo/seed.server';
+import { resetDb } from './db';
 import { freePort } from './ports';
 
 declare module 'vitest' {
@@ -25,26 +26,49 @@ export default async function setup(project: TestProject) {
   await seedDemoChain(db, { days: 1, password: DEMO_DEFAULT_PASSWORD, now: new Date() });
   await db.destroy();
 
-  const build = await ensureConsoleBuild();
+  let build = await ensureConsoleBuild();
+  let sources = sourcesHash();
 
   const port = await freePort();
   // Mail tests listen on this port with a real SMTP server of their own (tests/support/smtp.ts).
   const smtpPort = await freePort();
-  const server = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/server.ts'), build], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      SESSION_SECRET: 'e2e-session-secret-0123456789',
-      ONRECO_PUBLIC_URL: `http://localhost:${port}`,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      // The tests provoke 4xx on purpose: the server's warn lines would only be noise here.
-      LOG_LEVEL: 'error',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const start = async () => {
+    const server = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/server.ts'), build], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        SESSION_SECRET: 'e2e-session-secret-0123456789',
+        ONRECO_PUBLIC_URL: `http://localhost:${port}`,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        // The tests provoke 4xx on purpose: the server's warn lines would only be noise here.
+        LOG_LEVEL: 'error',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    await waitForServer(`http://localhost:${port}/login`, server);
+    return server;
+  };
+  let server = await start();
+  // Watch mode (npm run test:watch): a rerun starts as a run does, on the demo chain alone (the
+  // tests create their own stores and users, once per run), and after a console source changed,
+  // with a console built from the sources as they are now, on the same port (baseUrl stays right).
+  project.onTestsRerun(async () => {
+    await stopProcess(server);
+    const rerunDb = createDb(databaseUrl, 2);
+    try {
+      await resetDb(rerunDb);
+      await seedDemoChain(rerunDb, { days: 1, password: DEMO_DEFAULT_PASSWORD, now: new Date() });
+    } finally {
+      await rerunDb.destroy();
+    }
+    if (sourcesHash() !== sources) {
+      build = await ensureConsoleBuild();
+      sources = sourcesHash();
+    }
+    server = await start();
   });
-  await waitForServer(`http://localhost:${port}/login`, server);
   project.provide('baseUrl', `http://localhost:${port}`);
   project.provide('demoPassword', DEMO_DEFAULT_PASSWORD);
   project.provide('smtpPort', smtpPort);

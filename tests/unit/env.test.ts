@@ -36,3 +36,21 @@ describe('the demo chain', () => {
     expect(demoChainWanted(parseEnv({ ONRECO_DEMO: '0' }).ONRECO_DEMO, true)).toBe(false);
   });
 });
+
+// TRUST_PROXY (docs/decisions/213-slow-clients-and-proxies.md): what Express's `trust proxy` takes, except `true`.
+describe('TRUST_PROXY', () => {
+  it('trusts no proxy when unset, empty or false', () => {
+    for (const value of [undefined, '', 'false', '0']) expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toBe(false);
+  });
+
+  it('takes a hop count, or addresses, subnets and Express\'s names', () => {
+    expect(parseEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(parseEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::1' }).TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8', 'fd00::1']);
+  });
+
+  it('refuses true (any client could choose its address) and what is not an address, naming it', () => {
+    expect(() => parseEnv({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: .*: true/);
+    expect(() => parseEnv({ TRUST_PROXY: 'loopback,nginx.local' })).toThrow(/TRUST_PROXY: .*nginx\.local/);
+    expect(() => parseEnv({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
+  });
+});

@@ -46,6 +46,21 @@ const cases: { file: string; forbidden: string[]; allowed: string[] }[] = [
     allowed: ["import { ApiClient as x } from '../../gateway/api-client';", "import type { WireReading as x } from '../../gateway/protocol';", "import { x } from '~/models/stores.server';"],
   },
   {
+    file: 'app/jobs/example.server.ts',
+    forbidden: ["import { json as x } from '@remix-run/node';", "import { requireUser as x } from '~/http/access.server';", "import { x } from '~/components/page';", "import { x } from '../routes/_app+/dashboard';"],
+    allowed: ["import { x } from '~/services/outbox.server';", "import { x } from '~/models/audit.server';", "import { x } from './job.server';", "import { x } from '~/domain/japan-time';"],
+  },
+  {
+    file: 'app/reports/example.server.ts',
+    forbidden: ["import { x } from '~/jobs/reports.server';", "import { x } from '../jobs/job.server';", "import { apiError as x } from '~/http/access.server';", "import { x } from '~/components/page';", "import { redirect as x } from '@remix-run/node';"],
+    allowed: ["import { x } from '~/models/reports.server';", "import { x } from '~/domain/csv';", "import { x } from './layout';", "import { x } from 'pdfmake';"],
+  },
+  {
+    file: 'cli/commands/example.ts',
+    forbidden: ["import { x } from '../../app/models/stores.server';", "import { x } from '../../app/services/reports.server';", "import { x } from '~/domain/csv';", "import { x } from '../../gateway/protocol';", "import { x } from '../../app/http/api.server';"],
+    allowed: ["import { x } from '../../app/domain/api/stores';", "import { x } from '../../app/domain/store-status';", "import { x } from '../output';", "import { Command as x } from 'commander';"],
+  },
+  {
     file: 'gateway/example.ts',
     forbidden: ["import { x } from '../app/domain/levels';", "import { x } from '~/domain/levels';"],
     allowed: ["import { x } from './protocol';", "import { z as x } from 'zod';"],

@@ -1,6 +1,7 @@
 import { Form, useNavigation } from '@remix-run/react';
-import { type FormEvent, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { StatusBar } from '~/components/status-bar';
+import { useHydrated } from '~/components/use-hydrated';
 import {
   ALERT_STOP_MESSAGES,
   AlertScheduleSaveSchema,
@@ -17,6 +18,7 @@ import {
   compactOfIso,
   emptyCells,
   hourMinute,
+  cellsRangesText,
   isoDate,
   presetFor,
   saveBodyOf,
@@ -37,16 +39,10 @@ interface Props {
   initial: EditorState;
   /** The server's messages by field (start_date, end_date, sun_flg, times, store_id). */
   serverFields: Record<string, string>;
-  onDirty: (dirty: boolean) => void;
 }
 
 type Row = { key: 'store' | number; label: string };
 
-/** Only after hydration: before it (and without JavaScript) every part of the form is shown and the server applies the rules. */
-const noSubscription = () => () => undefined;
-function useHydrated() {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
-}
 
 const fieldsOfIssues = (issues: readonly { path: (string | number)[]; message: string }[]) => {
   const fields: Record<string, string> = {};
@@ -55,7 +51,8 @@ const fieldsOfIssues = (issues: readonly { path: (string | number)[]; message: s
 };
 
 /** The alert-stop editor's form (001 §2 "Alert-stop edit"). */
-export function AlertStopEditorForm({ storeId, scheduleId, sensors, initial, serverFields, onDirty }: Props) {
+export function AlertStopEditorForm({ storeId, scheduleId, sensors, initial, serverFields }: Props) {
+  // Before hydration (and without JavaScript) every part of the form is shown and the server applies the rules.
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const [state, setState] = useState<EditorState>(initial);
@@ -67,8 +64,6 @@ export function AlertStopEditorForm({ storeId, scheduleId, sensors, initial, ser
     const parsed = AlertScheduleSaveSchema.safeParse(saveBodyOf(storeId, scheduleId, state, sensors));
     return parsed.success ? {} : fieldsOfIssues(parsed.error.issues);
   }, [tried, serverFields, storeId, scheduleId, state, sensors]);
-  const initialJson = useMemo(() => JSON.stringify(initial), [initial]);
-  useEffect(() => onDirty(JSON.stringify(state) !== initialJson), [state, initialJson, onDirty]);
 
   const update = (change: Partial<EditorState>) => setState((current) => ({ ...current, ...change }));
   const periodic = state.scheduleType === SCHEDULE_TYPE.periodic;
@@ -94,7 +89,7 @@ export function AlertStopEditorForm({ storeId, scheduleId, sensors, initial, ser
   return (
     <>
       <StatusBar tone="error" message={hasErrors ? ALERT_STOP_MESSAGES.banner : null} />
-      <Form method="post" className="card space-y-6 p-6" noValidate onSubmit={onSubmit}>
+      <Form method="post" className="card space-y-6 p-4 sm:p-6" noValidate onSubmit={onSubmit}>
         <fieldset>
           <legend className="label">種別</legend>
           <div className="flex gap-6">
@@ -216,7 +211,7 @@ export function AlertStopEditorForm({ storeId, scheduleId, sensors, initial, ser
         <div>
           <p className="label">警報停止時間</p>
           <p className="mb-2 text-xs text-slate-500">
-            {hydrated ? '30分のマスをクリックして時間を設定します。' : 'チェックしたマス (30分単位) が停止時間になります。店舗は「店舗」を、センサ別は各センサの行を使います。'}
+            {hydrated ? '30分のマスをタップ（クリック）して時間を設定します。' : 'チェックしたマス (30分単位) が停止時間になります。店舗は「店舗」を、センサ別は各センサの行を使います。'}
           </p>
           <TimeGrid rows={rows} cellsOf={cellsOfRow} interactive={hydrated} onCell={(row, index) => {
             const cells = cellsOfRow(row.key);
@@ -259,63 +254,68 @@ export function AlertStopEditorForm({ storeId, scheduleId, sensors, initial, ser
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 
 /**
- * The 24-hour grid of 30-minute cells, one row for the store or per sensor. Each cell is a
- * checkbox (named cells.store / cells.<equipment_id>, value the cell's index), so the form
- * works without JavaScript; with it, a click opens the time-set dialog instead.
+ * The day of 30-minute cells, one block for the store or per sensor. Each cell is a checkbox
+ * (named cells.store / cells.<equipment_id>, value the cell's index), so the form works without
+ * JavaScript; with it, a tap opens the time-set dialog instead. One markup for every width (the
+ * checkboxes must not be posted twice): from lg the 48 cells make one line under the hour header;
+ * below it they wrap into lines of 4 hours (8 hours at md), each cell showing its start time, so a
+ * phone reaches the whole day without a sideways scroll and every cell is a thumb-sized target.
  */
 function TimeGrid({ rows, cellsOf, interactive, onCell }: { rows: readonly Row[]; cellsOf: (key: Row['key']) => Cells; interactive: boolean; onCell: (row: Row, index: number) => void }) {
   return (
-    <div className="overflow-x-auto rounded-md border border-slate-200">
-      <table className="w-full border-collapse text-xs">
-        <thead>
-          <tr className="bg-slate-50 text-slate-500">
-            <th scope="col" className="sticky left-0 z-10 min-w-[9rem] bg-slate-50 px-2 py-1 text-left font-medium">対象</th>
-            {HOURS.map((hour) => (
-              <th key={hour} scope="col" colSpan={2} className="border-l border-slate-200 px-0 py-1 text-center font-medium tabular-nums">
-                {hour}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => {
-            const cells = cellsOf(row.key);
-            return (
-              <tr key={row.key} className="border-t border-slate-200">
-                <th scope="row" className="sticky left-0 z-10 max-w-[9rem] truncate bg-white px-2 py-1 text-left font-normal text-slate-700" title={row.label}>
-                  {row.label}
-                </th>
-                {Array.from({ length: CELL_COUNT }, (_, index) => {
-                  const start = index * CELL_MINUTES;
-                  const name = `${row.label} ${hourMinute(start)}〜${hourMinute(start + CELL_MINUTES)}`;
-                  return (
-                    <td key={index} className={`p-0 ${index % 2 === 0 ? 'border-l border-slate-200' : 'border-l border-dashed border-slate-100'}`}>
-                      <label className="group block h-7 min-w-[18px] cursor-pointer" title={name}>
-                        <input
-                          type="checkbox"
-                          name={cellField(row.key)}
-                          value={index}
-                          className="peer sr-only"
-                          aria-label={name}
-                          checked={cells[index]}
-                          onChange={() => undefined}
-                          onClick={(event) => {
-                            if (!interactive) return;
-                            event.preventDefault();
-                            onCell(row, index);
-                          }}
-                        />
-                        {/* The look follows the checkbox itself, so it is right without JavaScript too. */}
-                        <span className="block h-full w-full group-hover:bg-brand-50 peer-checked:bg-brand-500 peer-checked:group-hover:bg-brand-600 peer-focus-visible:ring-2 peer-focus-visible:ring-inset peer-focus-visible:ring-brand-700" />
-                      </label>
-                    </td>
-                  );
-                })}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+    <div className="rounded-md border border-slate-200" data-testid="time-grid">
+      <div className="hidden border-b border-slate-200 bg-slate-50 text-xs font-medium text-slate-500 lg:flex" aria-hidden>
+        <span className="w-36 shrink-0 px-2 py-1">対象</span>
+        <span className="grid flex-1 grid-cols-[repeat(24,minmax(0,1fr))]">
+          {HOURS.map((hour) => (
+            <span key={hour} className="border-l border-slate-200 py-1 text-center tabular-nums">{hour}</span>
+          ))}
+        </span>
+      </div>
+      {rows.map((row, rowIndex) => {
+        const cells = cellsOf(row.key);
+        const set = cellsRangesText(cells);
+        return (
+          <div key={row.key} role="group" aria-labelledby={`grid-row-${row.key}`} className={`lg:flex ${rowIndex > 0 ? 'border-t border-slate-200' : ''}`}>
+            <div className="flex min-w-0 flex-wrap items-baseline gap-x-3 px-2 py-1.5 lg:w-36 lg:shrink-0 lg:py-1">
+              <span id={`grid-row-${row.key}`} className="truncate text-sm font-medium text-slate-700 lg:text-xs lg:font-normal" title={row.label}>{row.label}</span>
+              <span className="text-xs tabular-nums text-slate-500 lg:hidden" data-testid="grid-row-ranges">{set || '未設定'}</span>
+            </div>
+            <div className="grid flex-1 grid-cols-8 gap-px bg-slate-200 p-px md:grid-cols-[repeat(16,minmax(0,1fr))] lg:grid-cols-[repeat(48,minmax(0,1fr))] lg:gap-0 lg:bg-transparent lg:p-0">
+              {Array.from({ length: CELL_COUNT }, (_, index) => {
+                const start = index * CELL_MINUTES;
+                const name = `${row.label} ${hourMinute(start)}〜${hourMinute(start + CELL_MINUTES)}`;
+                return (
+                  <label
+                    key={index}
+                    className={`group block cursor-pointer bg-white lg:bg-transparent ${index % 2 === 0 ? 'lg:border-l lg:border-slate-200' : 'lg:border-l lg:border-dashed lg:border-slate-100'}`}
+                    title={name}
+                  >
+                    <input
+                      type="checkbox"
+                      name={cellField(row.key)}
+                      value={index}
+                      className="peer sr-only"
+                      aria-label={name}
+                      checked={cells[index]}
+                      onChange={() => undefined}
+                      onClick={(event) => {
+                        if (!interactive) return;
+                        event.preventDefault();
+                        onCell(row, index);
+                      }}
+                    />
+                    {/* The look follows the checkbox itself, so it is right without JavaScript too. */}
+                    <span className="flex h-10 w-full items-center justify-center text-[11px] tabular-nums text-slate-600 group-hover:bg-brand-50 peer-checked:bg-brand-600 peer-checked:font-semibold peer-checked:text-white peer-checked:group-hover:bg-brand-700 peer-focus-visible:ring-2 peer-focus-visible:ring-inset peer-focus-visible:ring-brand-700 lg:h-7">
+                      <span className="lg:hidden" aria-hidden>{hourMinute(start)}</span>
+                    </span>
+                  </label>
+                );
+              })}
+            </div>
+          </div>
+        );
+      })}
     </div>
   );
 }

@@ -46,7 +46,7 @@ export function AlertStopTable({ rows, storeId, startDate, endDate, hasSensors }
                 <th scope="col" className="px-3 py-2">日付</th>
                 <th scope="col" className="px-3 py-2">停止時間</th>
                 <th scope="col" className="w-40 px-3 py-2">曜日</th>
-                <th scope="col" className="w-40 px-4 py-2"><span className="sr-only">操作</span></th>
+                <th scope="col" className="px-4 py-2"><span className="sr-only">操作</span></th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -54,14 +54,20 @@ export function AlertStopTable({ rows, storeId, startDate, endDate, hasSensors }
                 <tr key={row.scheduleId} className="align-top">
                   <td className="px-4 py-3 tabular-nums text-slate-500">{row.no}</td>
                   <td className="px-3 py-3">
-                    <span className={`rounded px-2 py-0.5 text-xs font-medium ${row.type === '定期' ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-700'}`}>{row.type}</span>
+                    <span className={`whitespace-nowrap rounded px-2 py-0.5 text-xs font-medium ${row.type === '定期' ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-700'}`}>{row.type}</span>
                   </td>
                   <td className="whitespace-nowrap px-3 py-3 tabular-nums text-slate-800">{row.dateText}</td>
                   <td className="px-3 py-3 text-slate-800">
                     {row.timeLines.map((line, index) => (
                       <p key={index} className="tabular-nums">
                         {line.label !== null && <span className="mr-2 text-slate-500">{line.label}:</span>}
-                        {line.ranges}
+                        {/* A range never breaks inside (00:00〜 / 06:00); the list breaks after a comma. */}
+                        {line.ranges.split(', ').map((range, index) => (
+                          <span key={index}>
+                            {index > 0 && ', '}
+                            <span className="whitespace-nowrap">{range}</span>
+                          </span>
+                        ))}
                       </p>
                     ))}
                   </td>
@@ -94,10 +100,11 @@ export function DeleteConfirmDialog({ scheduleId, cancelTo }: { scheduleId: numb
       <Form method="post" className="mt-6 flex justify-end gap-2">
         <input type="hidden" name="intent" value="delete" />
         <input type="hidden" name="schedule_id" value={scheduleId} />
-        <Link to={cancelTo} className="btn-secondary" preventScrollReset>
+        {/* Focus starts on the safe choice: Enter on an opened dialog must not delete. */}
+        <Link to={cancelTo} className="btn-secondary" preventScrollReset autoFocus>
           いいえ
         </Link>
-        <button type="submit" className="btn-danger" autoFocus>
+        <button type="submit" className="btn-danger">
           削除
         </button>
       </Form>

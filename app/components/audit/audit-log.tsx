@@ -1,5 +1,5 @@
 import { Form } from '@remix-run/react';
-import { AUDIT_BREAK_TEXTS, AUDIT_KINDS, type AuditBreakReason, type AuditRow, type AuditVerification, AUDIT_MESSAGES, auditValueLines } from '~/domain/audit';
+import { AUDIT_BREAK_TEXTS, AUDIT_KINDS, type AuditBreakReason, type AuditRow, type AuditVerification, AUDIT_MESSAGES, auditActionLabel, auditTargetLabel, auditValueLines } from '~/domain/audit';
 import { useStackedTable } from '~/components/page-kit';
 
 // The 監査ログ page's pieces (decision 134): the chain banner, the filters (a GET form: works
@@ -132,9 +132,9 @@ export function AuditTable({ rows, broken }: { rows: AuditRowView[]; broken: Map
                 </td>
                 <td className="whitespace-nowrap px-4 py-2 align-top tabular-nums">{row.when}</td>
                 <td className="whitespace-nowrap px-4 py-2 align-top">{row.user_name ?? (row.user_id === null ? 'システム' : `#${row.user_id}`)}</td>
-                <td className="px-4 py-2 align-top font-mono text-xs leading-5">{row.action}</td>
+                <td className="px-4 py-2 align-top">{auditActionLabel(row.action)}</td>
                 <td className="whitespace-nowrap px-4 py-2 align-top">
-                  {row.target_type}
+                  {auditTargetLabel(row.target_type)}
                   {row.target_id && <span className="text-slate-500"> {row.target_id}</span>}
                 </td>
                 <td className="px-4 py-2 align-top">{row.store_id ?? '–'}</td>

@@ -37,7 +37,7 @@ export function StoreDiagramView({ diagram, sensors, stale, editHref }: { diagra
           )}
         </div>
       </div>
-      <FloorMap diagram={diagram}>
+      <FloorMap diagram={diagram} readableOnPhones>
         {showSensors &&
           shown.map((sensor) => (
             <MapPin key={sensor.equipmentId} x={sensor.positionX} y={sensor.positionY} label={sensor.equipmentName}>
@@ -45,6 +45,7 @@ export function StoreDiagramView({ diagram, sensors, stale, editHref }: { diagra
             </MapPin>
           ))}
       </FloorMap>
+      <p className="mt-2 text-xs text-slate-600 sm:hidden">{DIAGRAM_MESSAGES.phoneHint}</p>
       <p className="mt-2 text-xs text-slate-500">
         図面：{diagram.diagramName} ／ 配置済み {shown.length} 台{unplaced > 0 ? `・未配置 ${unplaced} 台` : ''}
       </p>

@@ -1,6 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { MinusIcon, PlusIcon } from '~/components/icons';
-import { clampZoom, fromPixels, MAP_HEIGHT, MAP_WIDTH, type MapPoint, markerScale, MAX_ZOOM, MIN_ZOOM, toPercent, ZOOM_STEP, zoomScale } from '~/domain/diagram';
+import { clampZoom, fromPixels, MAP_HEIGHT, MAP_WIDTH, type MapPoint, markerScale, MAX_ZOOM, MIN_ZOOM, readableZoom, toPercent, ZOOM_STEP, zoomScale } from '~/domain/diagram';
 import { DiagramImage, type DiagramSource } from './diagram-image';
 
 const useIsomorphicLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
@@ -25,14 +25,21 @@ interface FloorMapProps {
   className?: string;
   /** Classes of the map itself (a minimum width on phones, say). */
   mapClassName?: string;
+  /**
+   * On a phone, open zoomed in so that the markers' names and temperatures are drawn full size,
+   * in a taller view to pan in; 縮小 still goes back to the whole plan.
+   */
+  readableOnPhones?: boolean;
 }
+
+const PHONE = '(max-width: 639.98px)';
 
 /**
  * The store floor map (000 §4, §9): 1200 × 500 units with the diagram fitted inside, zoom
  * buttons (+ / −, from −1 to 3 in steps of 1; zoom 0 fits the map to the width available) and
  * scrolling when zoomed in. Markers and clicks work in map units, whatever the zoom.
  */
-export function FloorMap({ diagram, children, onMapClick, popover, onViewChange, className = '', mapClassName = '' }: FloorMapProps) {
+export function FloorMap({ diagram, children, onMapClick, popover, onViewChange, className = '', mapClassName = '', readableOnPhones = false }: FloorMapProps) {
   const [zoom, setZoom] = useState(0);
   const outer = useRef<HTMLDivElement>(null);
   const viewport = useRef<HTMLDivElement>(null);
@@ -82,12 +89,18 @@ export function FloorMap({ diagram, children, onMapClick, popover, onViewChange,
     return () => observer.disconnect();
   }, []);
 
+  // The screen's width is known only in the browser: the first view is fitted, then zoomed in.
+  useEffect(() => {
+    const view = viewport.current;
+    if (readableOnPhones && view && window.matchMedia(PHONE).matches) setZoom(readableZoom(view.clientWidth));
+  }, [readableOnPhones]);
+
   const scale = zoomScale(zoom);
   return (
     <div ref={outer} className={`relative ${className}`}>
       <div
         ref={viewport}
-        className="flex w-full overflow-auto rounded-lg border border-slate-200 bg-slate-50"
+        className={`flex w-full overflow-auto rounded-lg border border-slate-200 bg-slate-50 ${readableOnPhones ? 'max-sm:!aspect-auto max-sm:h-[min(60vh,26rem)]' : ''}`}
         style={{ aspectRatio: ASPECT }}
         // A zoomed plan scrolls: the keyboard must be able to reach and scroll it too (WCAG 2.1.1).
         tabIndex={0}

@@ -1,12 +1,12 @@
 import { useFetcher } from '@remix-run/react';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { Dialog } from '~/components/dialog';
+import { LocationNo } from '~/components/sensors/location-no';
 import {
   canPlace,
   changedPositions,
   DIAGRAM_MESSAGES,
   isSensorPlaced,
-  locationLabel,
   type MapPoint,
   MAX_PLACED_SENSORS,
   placedCount,
@@ -144,7 +144,7 @@ export function PlacementEditor({ diagram, sensors, actions }: { diagram: Diagra
                   data-testid="placed-sensor"
                   data-equipment-id={sensor.equipmentId}
                 >
-                  <span className={`tabular-nums ${active ? 'text-brand-100' : 'text-brand-700'}`}>{locationLabel(sensor.locationNo)}</span>
+                  <LocationNo value={sensor.locationNo} className={active ? 'text-brand-100' : 'text-brand-700'} />
                   <span className="truncate">{sensor.equipmentName}</span>
                 </button>
               </MapPin>

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { CheckIcon, CloseIcon, TrashIcon } from '~/components/icons';
-import { DIAGRAM_MESSAGES, locationLabel } from '~/domain/diagram';
+import { DIAGRAM_MESSAGES } from '~/domain/diagram';
+import { LocationNo } from '~/components/sensors/location-no';
 
 export interface PickerSensor {
   equipmentId: number;
@@ -46,7 +47,7 @@ export function SensorPicker({ selected, choices, limitReached, onChoose, onRemo
           <p className="mb-1 text-xs text-slate-500">選択中のセンサ</p>
           <div className="flex items-center gap-2">
             <CheckIcon className="h-4 w-4 shrink-0 text-brand-600" />
-            <span className="tabular-nums text-slate-500">{locationLabel(selected.locationNo)}</span>
+            <LocationNo value={selected.locationNo} className="text-slate-500" />
             <span className="min-w-0 flex-1 truncate font-medium text-slate-800">{selected.equipmentName}</span>
             <button type="button" className="inline-flex items-center gap-1 rounded-md border border-red-200 px-2 py-1 text-xs font-semibold text-red-600 hover:bg-red-50" onClick={onRemove}>
               <TrashIcon className="h-3.5 w-3.5" />
@@ -73,7 +74,7 @@ export function SensorPicker({ selected, choices, limitReached, onChoose, onRemo
                 <span className={`flex h-4 w-4 shrink-0 items-center justify-center rounded border ${sensor.placed ? 'border-brand-600 bg-brand-600 text-white' : 'border-slate-300 bg-white'}`} aria-hidden>
                   {sensor.placed && <CheckIcon className="h-3 w-3" />}
                 </span>
-                <span className="tabular-nums text-slate-500">{locationLabel(sensor.locationNo)}</span>
+                <LocationNo value={sensor.locationNo} className="text-slate-500" />
                 <span className="min-w-0 flex-1 truncate text-slate-800">{sensor.equipmentName}</span>
                 {sensor.placed && <span className="shrink-0 text-[10px] font-semibold text-brand-700">配置済み</span>}
               </button>

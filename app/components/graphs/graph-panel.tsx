@@ -118,6 +118,9 @@ export function GraphPanel({ index, storeId, states, panel, sensors, today }: Gr
   const hasData = panel.series.some(hasPoints);
   const message = panel.selected.length === 0 ? GRAPH_TEXTS.noSelection : panel.retention?.whole ? panel.retention.text : hasData ? null : GRAPH_TEXTS.noData;
   const commentable = panel.selected.some((id) => bySensor.get(id)?.commentRequired);
+  // Which sensors take comments, said before anyone tries (issue 33 item 4), with a way to show only them.
+  const commentableIds = sensors.filter((sensor) => sensor.commentRequired).map((sensor) => sensor.equipmentId);
+  const onlyCommentable = commentableIds.length === panel.selected.length && commentableIds.every((id) => panel.selected.includes(id));
   const csvHref = storeUrl.graphsCsv(storeId, { equipment_id: panel.selected.join(','), unit: panel.unit, start_date: panel.startDate });
   const navButton = 'inline-flex h-9 items-center gap-1 rounded-md border border-slate-300 bg-white px-2.5 text-sm font-medium text-slate-700 hover:bg-slate-50';
 
@@ -209,6 +212,30 @@ export function GraphPanel({ index, storeId, states, panel, sensors, today }: Gr
         </div>
         <div className="flex flex-col lg:flex-row">
           <div className="min-w-0 flex-1 px-3 pb-3 pt-4">
+            <p className="mb-2 flex flex-wrap items-center gap-x-2 gap-y-1 px-1 text-xs text-slate-600" data-testid="commentable-sensors">
+              {commentableIds.length === 0 ? (
+                GRAPH_TEXTS.noCommentableSensor
+              ) : (
+                <>
+                  <span>
+                    <span className="font-semibold">{GRAPH_TEXTS.commentableSensors}:</span> {commentableIds.map((id) => bySensor.get(id)?.equipmentName).join('、')}
+                  </span>
+                  {!onlyCommentable && (
+                    <Link
+                      to={hrefWith({ equipmentIds: commentableIds })}
+                      preventScrollReset
+                      onClick={(event) => {
+                        event.preventDefault();
+                        go({ equipmentIds: commentableIds });
+                      }}
+                      className="inline-flex min-h-[2rem] items-center rounded-md border border-slate-300 bg-white px-2.5 font-medium text-brand-700 hover:bg-slate-50"
+                    >
+                      {GRAPH_TEXTS.showCommentableOnly}
+                    </Link>
+                  )}
+                </>
+              )}
+            </p>
             {panel.retention && !panel.retention.whole && <RetentionNote text={panel.retention.text} className="mb-2" />}
             <div className="h-[400px]">
               <LazyChart

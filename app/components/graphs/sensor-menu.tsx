@@ -102,8 +102,8 @@ export function SensorMenu({ sensors, selected, fieldName, hrefFor, onChange }: 
       <input type="hidden" name={fieldName} value="" />
       <ul ref={listRef} className="relative min-h-0 flex-1 space-y-0.5 overflow-y-auto px-1.5 pb-3" aria-label={GRAPH_TEXTS.sensors}>
         {sensors.map((sensor) => (
-          <li key={sensor.equipmentId}>
-            <label className="flex cursor-pointer items-center gap-2 rounded-md px-1.5 py-1 hover:bg-slate-50">
+          <li key={sensor.equipmentId} className="flex items-center gap-1">
+            <label className="flex min-w-0 flex-1 cursor-pointer items-center gap-2 rounded-md px-1.5 py-1 hover:bg-slate-50">
               <input
                 type="checkbox"
                 name={fieldName}
@@ -118,11 +118,25 @@ export function SensorMenu({ sensors, selected, fieldName, hrefFor, onChange }: 
                 <span className="block truncate text-[13px] text-slate-700" title={sensor.equipmentName}>
                   {sensor.equipmentName}
                 </span>
-                <span className="block text-[11px] leading-tight text-slate-400">
+                <span className="block text-[11px] leading-tight text-slate-500">
                   {limitText(sensor.lowerLimit)}〜{limitText(sensor.upperLimit)}℃{sensor.commentRequired ? '・コメント可' : ''}
                 </span>
               </span>
             </label>
+            {/* One line at a time, in one tap (issue 33 item 4: 14 lines overlaid hide the point to comment on). */}
+            <Link
+              to={hrefFor([sensor.equipmentId])}
+              preventScrollReset
+              replace
+              aria-label={GRAPH_TEXTS.onlyThisLabel(sensor.equipmentName)}
+              onClick={(event) => {
+                event.preventDefault();
+                onChange([sensor.equipmentId]);
+              }}
+              className="inline-flex h-8 min-w-[2.5rem] shrink-0 items-center justify-center rounded-md border border-slate-200 px-2 text-xs text-slate-600 hover:bg-slate-50"
+            >
+              {GRAPH_TEXTS.onlyThis}
+            </Link>
           </li>
         ))}
       </ul>

@@ -167,7 +167,7 @@ export default function TemperatureChart({ period, sensors, yRange, thresholdBan
         pointBackgroundColor: sensor.values.map((_, i) => (sensor.comments[i] ? '#ffffff' : sensor.colour)),
         pointBorderWidth: 2,
         pointHoverRadius: sensor.commentRequired ? 6 : 4,
-        pointHitRadius: sensor.commentRequired ? 6 : 2,
+        pointHitRadius: sensor.commentRequired ? HIT_RADIUS_PX.mouse : 2,
       })),
     }),
     [sensors],
@@ -245,17 +245,30 @@ export default function TemperatureChart({ period, sensors, yRange, thresholdBan
   return <Line data={data} options={options} plugins={[bandsPlugin]} aria-label={name} aria-describedby={describedBy} />;
 }
 
-/** The measured point of a sensor that takes comments nearest to the pointer (within 12 px), if any. */
+/** How far from a commentable point a click or tap still reaches it: a fingertip is wider than a pointer (issue 33 item 4). */
+const HIT_RADIUS_PX = { mouse: 12, touch: 24 } as const;
+
+/**
+ * The measured point of a sensor that takes comments nearest to the pointer (within 12 px, a
+ * touch within 24 px), if any. Slots are a few pixels apart on a phone, so every slot within the
+ * radius is looked at, not only the one under the finger.
+ */
 function commentablePoint(chart: ChartJS, event: ChartEvent, sensors: ChartSensor[]): { equipmentId: number; slot: number } | null {
   if (event.x === null || event.y === null) return null;
   const { x: xScale, y: yScale } = chart.scales;
-  const slot = Math.round(xScale.getValueForPixel(event.x) ?? -1);
+  const native = event.native as PointerEvent | null;
+  const radius = native && 'pointerType' in native && native.pointerType !== 'mouse' && native.pointerType !== '' ? HIT_RADIUS_PX.touch : HIT_RADIUS_PX.mouse;
+  const first = Math.max(0, Math.ceil(xScale.getValueForPixel(event.x - radius) ?? 0));
+  const last = Math.floor(xScale.getValueForPixel(event.x + radius) ?? -1);
   let best: { equipmentId: number; slot: number; distance: number } | null = null;
   for (const sensor of sensors) {
-    const value = sensor.values[slot];
-    if (!sensor.commentRequired || value === null || value === undefined) continue;
-    const distance = Math.hypot(xScale.getPixelForValue(slot) - event.x, yScale.getPixelForValue(value) - event.y);
-    if (distance <= 12 && (!best || distance < best.distance)) best = { equipmentId: sensor.equipmentId, slot, distance };
+    if (!sensor.commentRequired) continue;
+    for (let slot = first; slot <= Math.min(last, sensor.values.length - 1); slot++) {
+      const value = sensor.values[slot];
+      if (value === null || value === undefined) continue;
+      const distance = Math.hypot(xScale.getPixelForValue(slot) - event.x, yScale.getPixelForValue(value) - event.y);
+      if (distance <= radius && (!best || distance < best.distance)) best = { equipmentId: sensor.equipmentId, slot, distance };
+    }
   }
   return best && { equipmentId: best.equipmentId, slot: best.slot };
 }

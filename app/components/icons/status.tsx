@@ -1,9 +1,10 @@
 import { Glyph, type IconProps } from './glyph';
+import { STORE_STATUS } from '~/domain/store-status';
 import { ICON_COLOURS } from './palette';
 
 // Store statuses (000 §4) and the sensor warning icon. Their colour is their meaning, so it is
 // pinned from the palette; each also differs by shape, for colour-blind eyes and print.
-// Labels: STORE_STATUS_LABELS in app/domain/store-list.ts.
+// Codes and labels: app/domain/store-status.ts.
 
 const ALARM_TRIANGLE = 'M12 3.5 21.5 20h-19L12 3.5Z';
 const EXCLAMATION = 'M12 9.5v5M12 17.3v.2';
@@ -11,16 +12,16 @@ const EXCLAMATION = 'M12 9.5v5M12 17.3v.2';
 /** 0 not connected: a struck-through signal; 1 closed: a stop square; 2 in operation: a tick; 3 warning: the red alarm triangle. */
 export function StoreStatusIcon({ status, className, title }: IconProps & { status: number }) {
   switch (status) {
-    case 3:
+    case STORE_STATUS.warning:
       return <AlarmTriangle className={className} title={title} />;
-    case 2:
+    case STORE_STATUS.inOperation:
       return (
         <Glyph className={className} title={title} colour={ICON_COLOURS.ok}>
           <circle cx="12" cy="12" r="8.5" fill="currentColor" fillOpacity={0.15} />
           <path d="m8 12.3 2.8 2.7L16.2 9.5" strokeWidth={2.2} />
         </Glyph>
       );
-    case 1:
+    case STORE_STATUS.closed:
       return (
         <Glyph className={className} title={title} colour={ICON_COLOURS.stopped}>
           <circle cx="12" cy="12" r="8.5" />

@@ -29,6 +29,8 @@ export const ChartIcon = outlineIcon(<path d="M4 4v16h16" />, <path d="m7 15 4-5
 export const HistoryIcon = outlineIcon(<path d="M4 12a8 8 0 1 0 2.4-5.7" />, <path d="M4 4v4h4" />, <path d="M12 8v4.5l3 2" />);
 export const MapIcon = outlineIcon(<path d="M3.5 6.5 9 4l6 2.5 5.5-2.5v13.5L15 20l-6-2.5-5.5 2.5V6.5Z" />, <path d="M9 4v13.5M15 6.5V20" />);
 export const ReportIcon = outlineIcon(<path d="M6 3.5h8.5L19 8v12.5H6V3.5Z" />, <path d="M14 3.5V8.5h5M9 13h6M9 16.5h6" />);
+/** A clipboard with a tick: the HACCP record (signed off daily), apart from the reports' sheet. */
+export const ClipboardCheckIcon = outlineIcon(<path d="M9 4.5H6.5v16h11v-16H15" />, <rect x="9" y="3" width="6" height="3" rx="1" />, <path d="m9 13.5 2 2 4-4.5" />);
 export const StoreIcon = outlineIcon(<path d="M4 9.5 5.5 4h13L20 9.5" />, <path d="M4 9.5a2.7 2.7 0 0 0 5.3 0 2.7 2.7 0 0 0 5.4 0 2.7 2.7 0 0 0 5.3 0" />, <path d="M5.5 11.5V20h13v-8.5M10 20v-5h4v5" />);
 export const EditIcon = outlineIcon(<path d="M4 20h4L19 9l-4-4L4 16v4Z" />, <path d="m13.5 6.5 4 4" />);
 export const TrashIcon = outlineIcon(<path d="M4.5 7h15M9.5 7V4.5h5V7M6.5 7l1 13h9l1-13" />, <path d="M10.5 11v5.5M13.5 11v5.5" />);

@@ -1,3 +1,4 @@
+import { useLocation } from '@remix-run/react';
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useFocusOnOpen, useModalKeys } from '~/components/use-modal-keys';
 
@@ -5,7 +6,8 @@ import { useFocusOnOpen, useModalKeys } from '~/components/use-modal-keys';
  * A header menu: a disclosure (<details>: it opens and closes without JavaScript) whose panel has
  * a title and plain links. With JavaScript, focus moves into the panel when it opens, Tab stays
  * in the menu while it is open, Escape closes it from anywhere inside and focus returns to its
- * button; a click outside closes it too, and opening one menu closes the others.
+ * button; a click outside closes it too, and opening one menu closes the others. Following a link
+ * closes it (a client-side navigation keeps the header mounted, so an open menu would cover the new page).
  */
 export function PopupMenu({ label, title = label, icon, children, onOpen, badge, labelClassName = '' }: {
   label: string;
@@ -35,6 +37,8 @@ export function PopupMenu({ label, title = label, icon, children, onOpen, badge,
     document.addEventListener('click', closeOutside);
     return () => document.removeEventListener('click', closeOutside);
   }, [close]);
+  const location = useLocation();
+  useEffect(() => close(), [close, location.key]);
   return (
     <details
       ref={details}
@@ -55,7 +59,16 @@ export function PopupMenu({ label, title = label, icon, children, onOpen, badge,
         <span className={labelClassName}>{label}</span>
         {badge}
       </summary>
-      <div ref={panel} className="menu-panel" role="group" aria-labelledby={titleId}>
+      <div
+        ref={panel}
+        className="menu-panel"
+        role="group"
+        aria-labelledby={titleId}
+        // A link to the page already shown changes no location: close on the click itself too.
+        onClick={(event) => {
+          if ((event.target as Element).closest('a[href]')) close();
+        }}
+      >
         <h2 id={titleId} className="border-b border-slate-100 px-4 py-2 text-xs font-semibold text-slate-500">
           {title}
         </h2>

@@ -1,6 +1,6 @@
 import { NavLink } from '@remix-run/react';
 import { useEffect, useState } from 'react';
-import { ChartIcon, ChevronIcon, GearIcon, HistoryIcon, MapIcon, ReportIcon, StoreIcon, ThermometerIcon } from '~/components/icons';
+import { ChartIcon, ChevronIcon, ClipboardCheckIcon, GearIcon, HistoryIcon, MapIcon, ReportIcon, StoreIcon, ThermometerIcon } from '~/components/icons';
 import { type Permission, storeMenu, visibleMenu } from '~/domain/roles';
 
 type Fold = 'auto' | 'open' | 'folded';
@@ -19,7 +19,7 @@ const ICONS: Record<string, typeof ChartIcon> = {
   diagram: MapIcon,
   settings: GearIcon,
   management: StoreIcon,
-  haccp: ReportIcon,
+  haccp: ClipboardCheckIcon,
 };
 
 /**
@@ -37,6 +37,12 @@ export function StoreSidebar({ storeId, permissions }: SidebarProps) {
   };
   const width = { auto: 'w-48 max-[1024px]:w-16', open: 'w-48', folded: 'w-16' }[fold];
   const labelClass = { auto: 'max-[1024px]:sr-only', open: '', folded: 'sr-only' }[fold];
+  // Folded, each icon keeps a small visible caption (issue 33: an unlabeled rail icon was not found).
+  const rail = {
+    auto: { link: 'max-[1024px]:flex-col max-[1024px]:gap-0.5 max-[1024px]:px-1', label: 'max-[1024px]:text-center max-[1024px]:text-[10px] max-[1024px]:leading-tight' },
+    open: { link: '', label: '' },
+    folded: { link: 'flex-col gap-0.5 px-1', label: 'text-center text-[10px] leading-tight' },
+  }[fold];
   const isFolded = () => fold === 'folded' || (fold === 'auto' && window.matchMedia('(max-width: 1024px)').matches);
   return (
     <aside aria-label="店舗メニュー" className={`${width} shrink-0 border-r border-slate-200 bg-white transition-[width] duration-200`} data-fold={fold}>
@@ -53,7 +59,7 @@ export function StoreSidebar({ storeId, permissions }: SidebarProps) {
           <SidebarSection key={section.key} title={section.label} labelClass={labelClass}>
             {section.links.map((link) => {
               const Icon = ICONS[link.key];
-              return <SidebarLink key={link.key} to={link.to} label={link.label} icon={<Icon className="h-5 w-5 shrink-0" />} labelClass={labelClass} alsoActiveOn={link.alsoActiveOn} />;
+              return <SidebarLink key={link.key} to={link.to} label={link.label} icon={<Icon className="h-5 w-5 shrink-0" />} rail={rail} alsoActiveOn={link.alsoActiveOn} />;
             })}
           </SidebarSection>
         ))}
@@ -71,14 +77,14 @@ function SidebarSection({ title, labelClass, children }: { title: string; labelC
   );
 }
 
-function SidebarLink({ to, label, icon, labelClass, alsoActiveOn = [] }: { to: string; label: string; icon: React.ReactNode; labelClass: string; alsoActiveOn?: readonly string[] }) {
+function SidebarLink({ to, label, icon, rail, alsoActiveOn = [] }: { to: string; label: string; icon: React.ReactNode; rail: { link: string; label: string }; alsoActiveOn?: readonly string[] }) {
   return (
     <li>
       <NavLink
         to={to}
         title={label}
         className={({ isActive }) =>
-          `mx-2 flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${
+          `mx-2 flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${rail.link} ${
             isActive || (typeof window !== 'undefined' && alsoActiveOn.includes(window.location.pathname))
               ? 'bg-brand-50 text-brand-700'
               : 'text-slate-600 hover:bg-slate-100'
@@ -86,7 +92,7 @@ function SidebarLink({ to, label, icon, labelClass, alsoActiveOn = [] }: { to: s
         }
       >
         {icon}
-        <span className={labelClass}>{label}</span>
+        <span className={rail.label}>{label}</span>
       </NavLink>
     </li>
   );

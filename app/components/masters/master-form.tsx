@@ -41,7 +41,6 @@ export function MasterForm({ title, closeTo, submitLabel, fields, initial, serve
   const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
   const errors = clientErrors ?? server?.fields ?? {};
   const banner = clientErrors ? (Object.keys(clientErrors).length > 0 ? MASTER_MESSAGES.banner : null) : (server?.message ?? null);
-  const dirty = fields.some((field) => (values[field.name] ?? '') !== (initial[field.name] ?? ''));
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const parsed = schema.safeParse({ ...Object.fromEntries(new FormData(event.currentTarget)) });
     const found = parsed.success ? {} : messagesByField(parsed.error);
@@ -51,7 +50,7 @@ export function MasterForm({ title, closeTo, submitLabel, fields, initial, serve
   };
   const onChange = (name: string, value: string) => setValues((current) => ({ ...current, [name]: value }));
   return (
-    <FormPage title={title} closeTo={closeTo} dirty={dirty}>
+    <FormPage title={title} closeTo={closeTo}>
       <StatusBar tone="error" message={banner} />
       <Form method="post" className="card space-y-5 p-6" noValidate onSubmit={onSubmit}>
         {fields.map((field) => (

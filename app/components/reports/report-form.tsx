@@ -1,5 +1,6 @@
 import { Form, Link, useNavigate, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
+import { useHydrated } from '~/components/use-hydrated';
 import { Modal } from '~/components/modal';
 import { FormPage } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
@@ -58,11 +59,12 @@ export function ReportForm({ title, closeTo, initial, editing, sensors, regularC
   const period = formPeriod(values);
   const month = values.report_type === '1';
   const mailOn = values.mail_flg === '1';
-  const dirty = JSON.stringify(values) !== JSON.stringify(initial);
   const atLimit = regular && !editing && regularCount >= 10;
+  const hydrated = useHydrated();
+  const allChosen = sensors.every((sensor) => values.equipment_ids.includes(sensor.equipmentId));
   const toggleSensor = (id: number) => set('equipment_ids', values.equipment_ids.includes(id) ? values.equipment_ids.filter((other) => other !== id) : [...values.equipment_ids, id]);
   return (
-    <FormPage title={title} closeTo={closeTo} dirty={dirty && !done}>
+    <FormPage title={title} closeTo={closeTo}>
       <StatusBar tone="error" message={failed} />
       <Form method="post" className="card space-y-5 p-6" noValidate>
         {editing ? (
@@ -140,7 +142,7 @@ export function ReportForm({ title, closeTo, initial, editing, sensors, regularC
             <label className="inline-flex items-center gap-2 text-sm text-slate-700"><input type="checkbox" name="option2" value="1" checked={values.option2} onChange={(e) => set('option2', e.target.checked)} className={check} />データサマリー</label>
           </div>
         </Section>
-        <Section title="メール受信" error={fields.mail_addresses}>
+        <Section title="メール受信">
           <div className="flex gap-6">
             <Choice name="mail_flg" value="1" checked={mailOn} label="受信する" onChange={() => set('mail_flg', '1')} />
             <Choice name="mail_flg" value="0" checked={!mailOn} label="受信しない" onChange={() => set('mail_flg', '0')} />
@@ -148,7 +150,18 @@ export function ReportForm({ title, closeTo, initial, editing, sensors, regularC
           {mailOn && (
             <div className="mt-3">
               <label htmlFor="mail_addresses" className="text-xs text-slate-500">宛先メールアドレス（1行に1件）</label>
-              <textarea id="mail_addresses" name="mail_addresses" rows={3} className="input" value={values.mail_addresses} onChange={(e) => set('mail_addresses', e.target.value)} aria-invalid={fields.mail_addresses ? true : undefined} />
+              <textarea
+                id="mail_addresses"
+                name="mail_addresses"
+                rows={3}
+                className="input"
+                value={values.mail_addresses}
+                onChange={(e) => set('mail_addresses', e.target.value)}
+                aria-invalid={fields.mail_addresses ? true : undefined}
+                aria-describedby="mail_addresses-error"
+              />
+              {/* Under the field it is about, not under the attachment choice below. */}
+              <p id="mail_addresses-error" className="field-error">{fields.mail_addresses}</p>
             </div>
           )}
           {month && mailOn && (
@@ -159,6 +172,17 @@ export function ReportForm({ title, closeTo, initial, editing, sensors, regularC
           )}
         </Section>
         <Section title="センサー" error={fields.equipment_ids}>
+          {hydrated && sensors.length > 1 && (
+            <div className="mb-3 flex flex-wrap gap-2" role="group" aria-label="センサーの一括選択">
+              <button type="button" className="btn-secondary px-3 py-1.5 text-sm" onClick={() => set('equipment_ids', sensors.map((sensor) => sensor.equipmentId))} disabled={allChosen}>
+                すべて選択
+              </button>
+              <button type="button" className="btn-secondary px-3 py-1.5 text-sm" onClick={() => set('equipment_ids', [])} disabled={values.equipment_ids.length === 0}>
+                選択を解除
+              </button>
+              <span className="self-center text-xs text-slate-500" aria-live="polite">{`${values.equipment_ids.length} / ${sensors.length} 件選択`}</span>
+            </div>
+          )}
           <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2">
             {sensors.map((sensor) => (
               <li key={sensor.equipmentId}>

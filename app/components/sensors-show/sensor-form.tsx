@@ -51,7 +51,6 @@ export function SensorForm({
   storeId,
   closeTo,
   initial,
-  baseline = initial,
   kinds,
   fields: serverFields,
   message,
@@ -60,8 +59,6 @@ export function SensorForm({
   storeId: string;
   closeTo: string;
   initial: SensorFormValues;
-  /** What the sensor holds (the discard dialog asks when the form differs); the initial values by default. */
-  baseline?: SensorFormValues;
   kinds: readonly MeasureTargetKind[];
   fields: Record<string, string>;
   message: string | null;
@@ -71,7 +68,6 @@ export function SensorForm({
   const [values, setValues] = useState(initial);
   const [clientFields, setClientFields] = useState<Record<string, string> | null>(null);
   const fields = clientFields ?? serverFields;
-  const dirty = JSON.stringify(values) !== JSON.stringify(baseline);
   const set = (name: keyof SensorFormValues) => (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value }));
   const setRange = (index: number, end: 'start' | 'end', value: string) =>
     setValues((current) => ({ ...current, def_time: current.def_time.map((range, at) => (at === index ? { ...range, [end]: value } : range)) }));
@@ -80,7 +76,7 @@ export function SensorForm({
   const error = (name: string) => (fields[name] ? <p className="field-error" id={`${name}-error`}>{fields[name]}</p> : null);
   const invalid = (name: string) => (fields[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${name}-error` } : {});
   return (
-    <FormPage title={registering ? 'センサ登録' : 'センサ情報編集'} closeTo={closeTo} dirty={dirty} narrow={false}>
+    <FormPage title={registering ? 'センサ登録' : 'センサ情報編集'} closeTo={closeTo} narrow={false}>
       <StatusBar tone="error" message={banner} />
       <Form
         method="post"

@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
 import { EditIcon, FurnitureIcon, PlusIcon } from '~/components/icons';
 import { furnitureLabel } from '~/domain/furniture-kinds';
+import { alertFilterText } from '~/domain/alert-filter';
 import { formatDateTime, parseCompact } from '~/domain/japan-time';
 import { type SensorListItem, type UnregisteredSensor, displayDate } from '~/domain/sensor-settings';
 import { storeUrl } from '~/domain/urls';
@@ -179,13 +180,6 @@ export interface ShowUser {
   alert_filter: number;
 }
 
-/** 001 §4: 0 occurrence and recovery, 1 occurrence only, 2 none (a dash), others unknown. */
-export function alertFilterText(value: number): string {
-  if (value === 0) return '発生・復旧';
-  if (value === 1) return '発生のみ';
-  if (value === 2) return MISSING;
-  return '不明';
-}
 
 export function UsersTable({ storeId, users }: { storeId: string; users: readonly ShowUser[] }) {
   const stack = useStackedTable();
@@ -227,7 +221,7 @@ export function UsersTable({ storeId, users }: { storeId: string; users: readonl
                 <td className={td}>
                   <input type="checkbox" checked={user.valid_flg === 1} readOnly disabled aria-label="有効" className="h-4 w-4" />
                 </td>
-                <td className={td}>{alertFilterText(user.alert_filter)}</td>
+                <td className={td}>{alertFilterText(user.alert_filter, MISSING)}</td>
                 <td className={`${td} text-right`}>
                   <Link to={storeUrl.userEdit(storeId, user.user_id)} className="btn-secondary whitespace-nowrap px-3 py-1.5 text-xs" aria-label={`${user.user_name}を編集`}>
                     <EditIcon className="h-4 w-4" />

@@ -5,8 +5,11 @@ import type { Language } from '~/domain/alert-codes';
 import { furnitureLabel } from '~/domain/furniture-kinds';
 import { formatDateTime, parseCompact, toCompactDate } from '~/domain/japan-time';
 import { MISSING_SIGNAL_IN_DETAIL, MISSING_TEXT, batteryLevel, displayLimit, isOverThreshold, signalLevel } from '~/domain/levels';
-import { type SensorToday, type StoreSensor, locationLabel, popupSide, statusTexts } from '~/domain/sensor-view';
+import { type SensorPopupData, type StoreSensor, popupSide, statusTexts } from '~/domain/sensor-view';
+import { isSensorError } from '~/domain/sensor-status';
 import { resourceUrl, sensorGraphUrl } from '~/domain/urls';
+import { StopAlertLinks } from '~/components/alert-history/stop-links';
+import { LocationNo } from './location-no';
 import { useFocusOnOpen, useModalKeys } from '~/components/use-modal-keys';
 import { Sparkline } from './sparkline';
 import { StaleReading } from './stale-reading';
@@ -54,7 +57,7 @@ export function SensorPopup({
 }) {
   const panel = useRef<HTMLDivElement>(null);
   const [position, setPosition] = useState<Position | null>(null);
-  const today = useFetcher<SensorToday>();
+  const today = useFetcher<SensorPopupData>();
   const { load } = today;
 
   useLayoutEffect(() => {
@@ -83,7 +86,7 @@ export function SensorPopup({
   const battery = batteryLevel(sensor.battery);
   const measuredAt = sensor.measured_at ? parseCompact(sensor.measured_at) : null;
   const day = today.data?.day ?? toCompactDate(new Date());
-  const statusTone = alerts.length === 0 ? 'text-emerald-700' : sensor.status === 2 ? 'font-semibold text-red-600' : 'text-amber-600';
+  const statusTone = alerts.length === 0 ? 'text-emerald-700' : isSensorError(sensor.status) ? 'font-semibold text-red-600' : 'text-amber-600';
   const minutes = (value: number | null) => (value === null ? MISSING_TEXT : `${value}分`);
 
   return (
@@ -120,7 +123,7 @@ export function SensorPopup({
             </span>
             <div className="min-w-0 flex-1">
               <p className="break-words font-semibold leading-snug text-slate-800">
-                <span className="mr-1.5 text-xs tabular-nums text-slate-400">{locationLabel(sensor.location_no)}</span>
+                <LocationNo value={sensor.location_no} className="mr-1.5 text-xs text-slate-400" />
                 {sensor.equipment_name}
               </p>
               <p className="font-mono text-xs text-slate-500">{sensor.serial_no}</p>
@@ -152,6 +155,7 @@ export function SensorPopup({
               </span>
             </dd>
           </dl>
+          {today.data && <StopAlertLinks alerts={today.data.open_alerts} className="mt-3" />}
           <Link
             to={sensorGraphUrl(storeId, sensor.equipment_id, day)}
             className="mt-3 block rounded-md border border-slate-200 p-2.5 hover:border-brand-500 hover:bg-brand-50"

@@ -3,8 +3,10 @@ import { BatteryIcon, FurnitureIcon, SignalIcon, WarningIcon } from '~/component
 import type { Language } from '~/domain/alert-codes';
 import { furnitureLabel } from '~/domain/furniture-kinds';
 import { formatDateTime, parseCompact } from '~/domain/japan-time';
+import { isSensorError, isSensorWarning } from '~/domain/sensor-status';
 import { MISSING_SIGNAL_IN_LISTS, MISSING_TEXT, NO_BAND_COLOUR, batteryLevel, bandStyle, colourBand, displayLimit, isOverThreshold, signalLevel } from '~/domain/levels';
-import { SORT_KEYS, SORT_LABELS, type SortDirection, type SortKey, type StoreSensor, alertTexts, locationLabel, nextSort, warningSeverity } from '~/domain/sensor-view';
+import { SORT_KEYS, SORT_LABELS, type SortDirection, type SortKey, type StoreSensor, alertTexts, nextSort, warningSeverity } from '~/domain/sensor-view';
+import { LocationNo } from './location-no';
 import { StaleReading } from './stale-reading';
 import { TemperatureText } from './temperature-text';
 import { useStackedTable } from '~/components/page-kit';
@@ -91,7 +93,7 @@ export function SensorTable({ sensors, stale, sort, includeHidden, language, ope
                     aria-expanded={openId === sensor.equipment_id}
                     className="text-left font-medium text-slate-800 hover:text-brand-700 hover:underline"
                   >
-                    <span className="mr-2 tabular-nums text-slate-400">{locationLabel(sensor.location_no)}</span>
+                    <LocationNo value={sensor.location_no} className="mr-2 text-slate-400" />
                     {sensor.equipment_name}
                     {sensor.disp_flg === 0 && <span className="ml-1 rounded bg-slate-200 px-1 text-[10px] text-slate-600">非表示</span>}
                   </button>
@@ -105,7 +107,7 @@ export function SensorTable({ sensors, stale, sort, includeHidden, language, ope
                 <td className="px-3 py-2">
                   <span className="flex items-start gap-1.5">
                     {severity ? <WarningIcon severity={severity} className="h-5 w-5 shrink-0" /> : <span className="w-5 shrink-0" />}
-                    <span className={`text-xs ${sensor.status === 2 ? 'font-semibold text-red-600' : sensor.status === 1 ? 'text-amber-700' : 'text-slate-400'}`}>
+                    <span className={`text-xs ${isSensorError(sensor.status) ? 'font-semibold text-red-600' : isSensorWarning(sensor.status) ? 'text-amber-700' : 'text-slate-400'}`}>
                       {codes.length === 0 ? MISSING_TEXT : alertTexts(codes, sensor.status, language).join('、')}
                     </span>
                   </span>

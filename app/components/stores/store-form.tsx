@@ -4,7 +4,8 @@ import { Dialog } from '~/components/dialog';
 import { FormPage } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
 import { STORE_MESSAGES, StoreSaveSchema } from '~/domain/store-schemas';
-import { type StoreFormValues, storeFormProblems, storeInputOf } from '~/domain/store-form';
+import { isOpeningDateLocked, isRemovedStore } from '~/domain/working-state';
+import { type StoreFormValues, storeFormProblems, storeInputOf, usergroupFitsCompany } from '~/domain/store-form';
 import { UsergroupSelects } from '~/components/usergroup-selects';
 
 export interface StoreFormProps {
@@ -16,7 +17,8 @@ export interface StoreFormProps {
   companies: readonly { company_id: string; company_name: string }[];
   storegroups: readonly { storegroup_id: string; storegroup_name: string; company_id: string }[];
   prefectures: readonly { prefecture_id: number; prefecture_name: string }[];
-  groups: readonly { usergroup_id: number; usergroup_name: string }[];
+  /** With the companies each group is of (none: unused yet, offered for any company). */
+  groups: readonly { usergroup_id: number; usergroup_name: string; company_ids: readonly string[] }[];
   closeTo: string;
   fields?: Record<string, string>;
   banner?: string | null;
@@ -43,10 +45,21 @@ export function StoreForm({ title, mode, initial, workingState = null, companies
   const [confirming, setConfirming] = useState(false);
   const fields = clientFields ?? serverFields;
   const banner = clientFields ? STORE_MESSAGES.banner : serverBanner;
-  const openingLocked = mode === 'edit' && (workingState === 1 || workingState === 2);
-  const dirty = JSON.stringify({ ...values, usergroup: groupSlots }) !== JSON.stringify({ ...initial, usergroup: initial.usergroup.length > 0 ? initial.usergroup : [''] });
+  const openingLocked = mode === 'edit' && isOpeningDateLocked(workingState);
   const set = (name: keyof StoreFormValues) => (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value }));
   const companyGroups = values.company_id ? storegroups.filter((group) => group.company_id === values.company_id) : storegroups;
+  // Only the user groups of the chosen company (decision 271); the server refuses the others too.
+  const groupsOf = (companyId: string) => (companyId ? groups.filter((group) => usergroupFitsCompany(group.company_ids, companyId)) : groups);
+  const companyUsergroups = groupsOf(values.company_id);
+  const changeCompany = (companyId: string) => {
+    setValues((current) => ({ ...current, company_id: companyId, storegroup_id: '' }));
+    // A chosen group of the old company only is cleared, as the store group is.
+    const fitting = new Set(groupsOf(companyId).map((group) => String(group.usergroup_id)));
+    setGroupSlots((slots) => {
+      const kept = slots.filter((slot) => slot !== '' && fitting.has(slot));
+      return kept.length > 0 ? kept : [''];
+    });
+  };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
@@ -63,7 +76,7 @@ export function StoreForm({ title, mode, initial, workingState = null, companies
       return;
     }
     setClientFields(null);
-    if (mode === 'edit' && workingState === 2 && !confirming) {
+    if (mode === 'edit' && isRemovedStore(workingState) && !confirming) {
       event.preventDefault();
       setConfirming(true);
     }
@@ -92,7 +105,7 @@ export function StoreForm({ title, mode, initial, workingState = null, companies
   );
 
   return (
-    <FormPage title={title} closeTo={closeTo} dirty={dirty}>
+    <FormPage title={title} closeTo={closeTo}>
       <StatusBar tone="error" message={banner} />
       <Form ref={formRef} method="post" className="card grid gap-5 p-6 sm:grid-cols-2" noValidate onSubmit={onSubmit}>
         <div>
@@ -102,7 +115,7 @@ export function StoreForm({ title, mode, initial, workingState = null, companies
             name="company_id"
             className="input"
             value={values.company_id}
-            onChange={(event) => setValues((current) => ({ ...current, company_id: event.target.value, storegroup_id: '' }))}
+            onChange={(event) => changeCompany(event.target.value)}
             aria-invalid={fields.company_id ? true : undefined}
           >
             <option value="">選択してください</option>
@@ -139,7 +152,7 @@ export function StoreForm({ title, mode, initial, workingState = null, companies
         <div className="sm:col-span-2">{text('address', '住所', { required: true })}</div>
         {text('opening_date', '開店日', { type: 'date', readOnly: openingLocked, required: true })}
         {text('closing_date', '閉店日', { type: 'date' })}
-        <UsergroupSelects slots={groupSlots} onChange={setGroupSlots} groups={groups} error={fields.usergroup} className="sm:col-span-2" listClassName="grid gap-2 sm:grid-cols-2" required />
+        <UsergroupSelects slots={groupSlots} onChange={setGroupSlots} groups={companyUsergroups} error={fields.usergroup} className="sm:col-span-2" listClassName="grid gap-2 sm:grid-cols-2" required />
         <div className="sm:col-span-2">{text('gateway_info', 'ゲートウェイ情報', { required: mode === 'create' })}</div>
         <div className="flex justify-end sm:col-span-2">
           <button type="submit" name="intent" value="save" className="btn-primary" disabled={navigation.state === 'submitting'}>

@@ -2,7 +2,8 @@ import { Form, useNavigation } from '@remix-run/react';
 import { type FormEvent, useState } from 'react';
 import { FormPage } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
-import { ALERT_FILTER_LABELS, LANGUAGE_LABELS, USER_MESSAGES, UserSaveSchema, type UserFormValues } from '~/domain/user-master';
+import { ALERT_FILTER, ALERT_FILTER_LABELS } from '~/domain/alert-filter';
+import { LANGUAGE_LABELS, USER_MESSAGES, UserSaveSchema, type UserFormValues } from '~/domain/user-master';
 import { UsergroupSelects } from '~/components/usergroup-selects';
 
 export interface GroupOption {
@@ -38,6 +39,17 @@ const firstErrors = (error: import('zod').ZodError) => {
  * radio. Works without JavaScript (＋ posts the form back with one more select); with it, the
  * same schema as the server checks it first.
  */
+/** What a user form page renders from: the loader's values, or the action's refusal (its values, field messages and banner). */
+export interface UserFormPageProps extends Pick<UserFormProps, 'title' | 'mode' | 'closeTo'> {
+  data: Pick<UserFormProps, 'initial' | 'groups' | 'companies'>;
+  result?: { values: UserFormValues; fields: Record<string, string>; banner: string };
+}
+
+/** The four user form pages (user master and store users, create and edit): a refusal remounts the form with the values sent. */
+export function UserFormPage({ data, result, ...page }: UserFormPageProps) {
+  return <UserForm key={JSON.stringify(result?.values ?? null)} {...page} initial={result?.values ?? data.initial} groups={data.groups} companies={data.companies} fields={result?.fields} banner={result?.banner} />;
+}
+
 export function UserForm({ title, mode, initial, groups, companies, closeTo, fields: serverFields = {}, banner: serverBanner = null }: UserFormProps) {
   const navigation = useNavigation();
   const [values, setValues] = useState<UserFormValues>(initial);
@@ -45,7 +57,6 @@ export function UserForm({ title, mode, initial, groups, companies, closeTo, fie
   const [clientFields, setClientFields] = useState<Record<string, string> | null>(null);
   const fields = clientFields ?? serverFields;
   const banner = clientFields ? USER_MESSAGES.banner : serverBanner;
-  const dirty = JSON.stringify({ ...values, usergroup: groupSlots }) !== JSON.stringify({ ...initial, usergroup: initial.usergroup.length > 0 ? initial.usergroup : [''] });
   const set = (name: keyof UserFormValues) => (event: { target: { value: string } }) => setValues((current) => ({ ...current, [name]: event.target.value }));
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -87,7 +98,7 @@ export function UserForm({ title, mode, initial, groups, companies, closeTo, fie
   );
 
   return (
-    <FormPage title={title} closeTo={closeTo} dirty={dirty}>
+    <FormPage title={title} closeTo={closeTo}>
       <StatusBar tone="error" message={banner} />
       <Form method="post" className="card space-y-5 p-6" noValidate onSubmit={onSubmit}>
         {mode === 'edit' && <input type="hidden" name="user_id" value={values.user_id} />}
@@ -137,7 +148,7 @@ export function UserForm({ title, mode, initial, groups, companies, closeTo, fie
             <fieldset>
               <legend className="label">警報メール</legend>
               <div className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
-                {[1, 0, 2].map((filter) => (
+                {[ALERT_FILTER.occurrenceOnly, ALERT_FILTER.occurrenceAndRecovery, ALERT_FILTER.none].map((filter) => (
                   <label key={filter} className="flex items-center gap-2">
                     <input type="radio" name="alert_filter" value={filter} checked={values.alert_filter === filter} onChange={() => setValues((current) => ({ ...current, alert_filter: filter }))} />
                     {ALERT_FILTER_LABELS[filter]}

@@ -1,8 +1,10 @@
 import { ALERT_CODES, type AlertCode } from '~/domain/alert-codes';
-import { evaluateGatewaySilence, type SensorAlertState, sensorAlertSummary, storeStatus } from '~/domain/alert-engine';
+import { evaluateGatewaySilence, type SensorAlertState, sensorAlertSummary } from '~/domain/alert-engine';
+import { STORE_STATUS, storeStatus } from '~/domain/store-status';
 import type { AlertStopSchedule } from '~/domain/alert-stop-schedule';
 import { type DefrostTime, parseDefrostTimes } from '~/domain/defrost';
 import { fromJapan, japanParts, startOfJapanDay, toCompactDate } from '~/domain/japan-time';
+import { isRemovedStore, WORKING_STATE } from '~/domain/working-state';
 import {
   COMPANIES, type DemoLocation, type DemoUser, LOCATIONS, NOTICES, STOP_COMMENTS, STOREGROUPS, type StoreRole,
   storeUsergroupKey, storeUsergroupName, USERGROUPS, USERS,
@@ -217,8 +219,8 @@ export function buildDemoPlan({ now, days }: DemoPlanOptions): DemoPlan {
       openingDate,
       closingDate,
       gatewayInfo: role === 'noState' ? null : `GW-${company.storeIdPrefix}${rng.hex(4)}`,
-      workingState: role === 'noState' ? null : role === 'waiting' ? 0 : role === 'removed' ? 2 : 1,
-      storeStatus: 0,
+      workingState: role === 'noState' ? null : role === 'waiting' ? WORKING_STATE.waitingForFirstCommunication : role === 'removed' ? WORKING_STATE.removed : WORKING_STATE.operating,
+      storeStatus: STORE_STATUS.notConnected,
       receiveSensitivity: lastContact ? rng.int(-95, -60) : null,
       lastGatewayContactAt: lastContact,
       gatewayDown: role === 'gatewayDown',
@@ -273,7 +275,7 @@ export function buildDemoPlan({ now, days }: DemoPlanOptions): DemoPlan {
         dispFlg: 1,
         commentRequired: 0,
         installationDate,
-        removalDate: store.workingState === 2 ? store.closingDate : null,
+        removalDate: isRemovedStore(store.workingState) ? store.closingDate : null,
         targetKindId: template.furniture,
         targetName: series ? `${series} ${code}-${srng.int(9, 24) * 100}${srng.pick(['', 'A', 'S', 'X'])}` : template.furniture === 12 ? '売場' : '屋外',
         targetSerialNo: series ? `${code}${srng.int(18, 25)}${srng.digits(6)}` : null,

@@ -36,7 +36,7 @@ export const saveAlertSchedule = defineCall('saveAlertSchedule', 'POST /on-reco/
 
 export const deleteAlertSchedule = defineCall('deleteAlertSchedule', 'DELETE /on-reco/v1/alert_schedule', {
   summary: 'Delete an alert-stop schedule',
-  description: 'store_id and schedule_id in the body (JSON or a form), like the other writes.',
+  description: 'store_id and schedule_id in the query or in the body (JSON or a form).',
   access: storeSettings,
   input: body(AlertScheduleDeleteSchema),
   answer: jsonAnswer(AlertScheduleDeleteAnswerSchema, 'The deleted schedule.'),

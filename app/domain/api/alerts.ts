@@ -26,6 +26,7 @@ export const AlertHistoryPageAnswerSchema = z.strictObject({
       stopped_by_name: z.string().nullable(),
       stop_comment: z.string().nullable(),
       stoppable: z.union([z.literal(0), z.literal(1)]),
+      simulated_temperature: z.number().nullable().describe('A temperature alert\'s simulated (damped) product temperature, the value checked against the limits; alert_data1 stays the reading. Null for other alerts (decision 278).'),
     }),
   ),
 });

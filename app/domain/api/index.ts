@@ -4,6 +4,7 @@ import * as alertSchedules from './alert-schedules';
 import * as audit from './audit';
 import * as auth from './auth';
 import * as diagrams from './diagrams';
+import * as escalation from './escalation';
 import * as gateway from './gateway';
 import * as haccp from './haccp';
 import * as lookups from './lookups';
@@ -20,7 +21,7 @@ import * as users from './users';
 // Importable without server code: the CLI's client and the tests read it as plain data.
 
 export * from './call';
-export { alerts, alertSchedules, audit, auth, diagrams, gateway, haccp, lookups, masters, notices, openapi, reports, sensors, sensorSettings, stores, users };
+export { alerts, alertSchedules, audit, auth, diagrams, escalation, gateway, haccp, lookups, masters, notices, openapi, reports, sensors, sensorSettings, stores, users };
 
 const isCall = (value: unknown): value is ApiCall => typeof value === 'object' && value !== null && 'id' in value && 'path' in value && 'access' in value;
 
@@ -44,7 +45,7 @@ export function registryOf(areas: Readonly<Record<string, Readonly<Record<string
 }
 
 /** The declared calls of each area. */
-export const API_AREAS: Readonly<Record<string, readonly ApiCall[]>> = registryOf({ auth, lookups, notices, stores, users, masters, sensors, sensorSettings, alerts, alertSchedules, reports, haccp, diagrams, gateway, openapi, audit });
+export const API_AREAS: Readonly<Record<string, readonly ApiCall[]>> = registryOf({ auth, lookups, notices, stores, users, masters, sensors, sensorSettings, alerts, alertSchedules, reports, haccp, diagrams, gateway, openapi, audit, escalation });
 
 /** Every declared call. */
 export const API_CALLS: readonly ApiCall[] = Object.values(API_AREAS).flat();

@@ -45,7 +45,7 @@ export const saveStore = defineCall('saveStore', 'POST /on-reco/v1/stores', {
     { status: 400, error: 'duplicate_value', when: 'a unique value is held by another store: "The same value can not be registered: <field>"' },
     { status: 403, error: 'forbidden', when: 'the user may not create or update this store, may not assign a user group they see (only their own or store-user groups of their stores), or creates a store none of whose groups is theirs' },
     { status: 404, error: 'not_found', when: 'a store group, company or user group of a chain the user may not see' },
-    { status: 400, error: 'invalid_request', when: 'a referenced store group, prefecture or user group does not exist, the store group is not of company_id, or the opening date of an operating store changes' },
+    { status: 400, error: 'invalid_request', when: 'a referenced store group, prefecture or user group does not exist, the store group is not of company_id, a user group is an administrator or maintenance group (decision 245) or of other companies only (linked to their stores or holding their users; decision 271), or the opening date of an operating store changes' },
   ],
   references: { store_id: 'store', company_id: 'company', storegroup_id: 'storegroup', usergroup: 'usergroup', prefecture_id: 'prefecture' },
 });

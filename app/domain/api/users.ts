@@ -44,7 +44,7 @@ export const saveUser = defineCall('saveUser', 'POST /on-reco/v1/users/edit', {
 
 export const deleteUser = defineCall('deleteUser', 'DELETE /on-reco/v1/users/edit', {
   summary: 'Delete a user (their name stays on the history they wrote; their sessions end)',
-  description: 'The user_id is sent in the body (JSON or form): every call but a GET takes its input from the body here (docs/decisions/121-user-calls.md).',
+  description: 'user_id in the query (001 §7: DELETE /v1/users/edit?user_id=) or in a JSON or form body.',
   access: master,
   input: body(UserDeleteSchema),
   answer: jsonAnswer(UserDeleteAnswerSchema, 'The user is deleted.'),

@@ -18,6 +18,7 @@ export const en: Texts = {
   },
   gatewayDown: 'No communication with the gateway for a long time',
   noAlert: 'No alerts at the moment',
+  simulatedValue: (simulated: string, measured: string) => `simulated product ${simulated} (measured ${measured})`,
 
   alertMail: {
     kinds: { open: 'Alert', renotify: 'Alert continues (reminder)', recover: 'Recovered' },
@@ -30,6 +31,9 @@ export const en: Texts = {
     graph: 'Graph: ',
     footer: 'This mail was sent by On-Reco automatically.',
     lost: (count: number) => `Readings lost: ${count}`,
+    opened: (at: string) => `Opened:      ${at} (Japan time)`,
+    lasted: (duration: string) => `Lasted:      ${duration}`,
+    duration: (hours: number, minutes: number) => (hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`),
   },
 
   temporaryPasswordMail: (f: PasswordMailFacts) => ({
@@ -52,6 +56,17 @@ export const en: Texts = {
     keepEditing: 'Keep editing',
     discard: 'Discard',
   },
+  storeCreated: {
+    title: 'Store created',
+    message: (storeName: string) => `${storeName} was created. Before it records temperatures:`,
+    steps: 'Next steps',
+    gateway: 'Install the gateway and register it to the store with the PIN code',
+    gatewayLink: 'Issue the PIN code on the store management page',
+    sensors: 'Register the sensors',
+    sensorsLink: 'Register them on the settings page\'s sensor tab',
+    byStaff: 'Done by an administrator or maintenance staff.',
+    toStore: 'To the temperatures',
+  },
   listTotal: (total: number) => `${total} in all`,
   listRange: (first: number, last: number) => `showing ${first} to ${last}`,
   staleReading: { label: (age: string) => `value from ${age}`, hint: 'No reading since the no-communication threshold: not the current temperature.' },
@@ -70,6 +85,10 @@ export const en: Texts = {
     forbiddenHint: 'Sign in as a user who may see it.',
     retry: 'Reload',
   },
+  mailChangedMail: (f: { userName: string; loginId: string; newAddress: string; changedBy: string; changedAt: string }) => ({
+    subject: '[On-Reco] Your mail address was changed',
+    text: `${f.userName},\n\nThe mail address of your On-Reco account (${f.loginId}) was changed by ${f.changedBy}.\n\n  New address: ${f.newAddress}\n  Changed at: ${f.changedAt} (Japan time)\n\nIf you did not expect this, tell your administrator at once.\n`,
+  }),
   welcomeMail: (f: PasswordMailFacts & { loginUrl: string }) => ({
     subject: '[On-Reco] Your account',
     text: `${f.userName},\n\nAn On-Reco account was created for you.\n\n  Login ID: ${f.loginId}\n  Temporary password: ${f.password}\n  Valid until: ${f.validUntil} (Japan time)\n\nSign in at ${f.loginUrl} with it and change your password.\nIf it has expired, ask for a new one with "Forgot your password?" on the sign-in page.\n`,

@@ -28,6 +28,8 @@ export const ja = {
   },
   gatewayDown: 'ゲートウェイと長時間通信がありません',
   noAlert: '現在警報はありません',
+  /** A temperature alert's value when the time constant damped it (decision 278): what was checked, then the reading. */
+  simulatedValue: (simulated: string, measured: string) => `推定品温 ${simulated}（実測 ${measured}）`,
 
   alertMail: {
     kinds: { open: '警報発生', renotify: '警報継続（再通知）', recover: '警報復旧' },
@@ -40,6 +42,9 @@ export const ja = {
     graph: '温度グラフ: ',
     footer: 'このメールは On-Reco から自動送信されています。',
     lost: (count: number) => `欠損件数: ${count}件`,
+    opened: (at: string) => `発生日時: ${at}`,
+    lasted: (duration: string) => `継続時間: ${duration}`,
+    duration: (hours: number, minutes: number) => (hours > 0 ? `${hours}時間${minutes}分` : `${minutes}分`),
   },
 
   temporaryPasswordMail: (f: PasswordMailFacts) => ({
@@ -63,6 +68,18 @@ export const ja = {
     message: '編集中のデータは保存されません。',
     keepEditing: '編集を続ける',
     discard: 'データを破棄',
+  },
+  /** After a new store is saved (issue 33 item 7): what is left before it records temperatures. */
+  storeCreated: {
+    title: '店舗を登録しました',
+    message: (storeName: string) => `「${storeName}」を登録しました。温度を記録するには、続けて次の設定を行ってください。`,
+    steps: '次の設定',
+    gateway: 'ゲートウェイを設置し、PINコードで店舗に登録する',
+    gatewayLink: '店舗管理でPINコードを発行する',
+    sensors: 'センサを登録する',
+    sensorsLink: '設定のセンサ情報で登録する',
+    byStaff: '管理者・保守担当が行います。',
+    toStore: '温度画面へ',
   },
   /** A list page's count (001 §2: the total, and the rows shown from N to M). */
   listTotal: (total: number) => `全${total}件`,
@@ -88,6 +105,11 @@ export const ja = {
     retry: '再読み込み',
   },
   /** A new user's welcome mail (issue 13): their login id and a temporary password, as the forgotten-password mail has. */
+  /** To a user's previous address when someone else changed it (decision 241). */
+  mailChangedMail: (f: { userName: string; loginId: string; newAddress: string; changedBy: string; changedAt: string }) => ({
+    subject: '【On-Reco】メールアドレス変更のお知らせ',
+    text: `${f.userName} 様\n\nOn-Reco アカウント（${f.loginId}）のメールアドレスが ${f.changedBy} により変更されました。\n\n  新しいアドレス: ${f.newAddress}\n  変更日時: ${f.changedAt}\n\nお心当たりのない場合は、至急管理者に連絡して下さい。\n`,
+  }),
   welcomeMail: (f: PasswordMailFacts & { loginUrl: string }) => ({
     subject: '【On-Reco】アカウント登録のお知らせ',
     text: `${f.userName} 様\n\nOn-Reco のアカウントが登録されました。\n\n  ログインID: ${f.loginId}\n  仮パスワード: ${f.password}\n  有効期限: ${f.validUntil}\n\n${f.loginUrl} からこの仮パスワードでログインし、パスワードを変更して下さい。\n期限を過ぎた場合はログイン画面の「パスワードを忘れた方」から仮パスワードを再発行できます。\n`,

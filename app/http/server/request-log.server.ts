@@ -2,12 +2,13 @@ import type { ServerBuild } from '@remix-run/node';
 import { type AgnosticRouteObject, matchRoutes } from '@remix-run/router';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { recordRequest } from '~/services/metrics.server';
 import { type RequestContext, runWithRequestContext } from './request-context.server';
 
 // One log line per request: method, the route's path template (never the URL itself, which may
-// carry ids and dates the log does not need), status, duration, and the user or gateway. No
-// header, body or query is logged, so no token, password or PIN ever reaches the log. Routine
-// gateway uploads and console data refreshes are debug; the rest is info, 4xx warn, 5xx error.
+// carry ids and dates the log does not need), status, duration, the client's address, and the user
+// or gateway. No header, body or query is logged, so no token, password or PIN ever reaches the
+// log. Routine gateway uploads and console data refreshes are debug; the rest is info, 4xx warn, 5xx error.
 
 /** The build's routes as a tree, as Remix matches them (also the route-matching bench's). */
 export function routeTree(build: ServerBuild): AgnosticRouteObject[] {
@@ -67,11 +68,14 @@ export function requestLog(build: ServerBuild, log: Logger): RequestHandler {
         path: template,
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 10) / 10,
+        // The client's, as TRUST_PROXY makes Express read it: the address the limits counted.
+        address: req.ip,
         ...(context.userId !== undefined ? { userId: context.userId } : {}),
         ...(context.gatewayStoreId !== undefined ? { gatewayStoreId: context.gatewayStoreId } : {}),
       };
       const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : isRoutine(template, res.statusCode) ? 'debug' : 'info';
       log[level](line, 'request');
+      recordRequest(req.method, template, res.statusCode, line.ms / 1000);
     });
     runWithRequestContext(context, next);
   };

@@ -9,10 +9,11 @@ import { PageError } from '~/components/page-error';
 import { StaleDataMark } from '~/components/stale-data-mark';
 import { liveClientLoader, useLiveData } from '~/components/use-live-updates';
 import { getDb } from '~/db/db.server';
-import { STORE_NAME_FILTER_SIZE, STORE_STATUS_LABELS } from '~/domain/store-list';
+import { ALARM_SENSORS_LABEL, STORE_NAME_FILTER_SIZE } from '~/domain/store-list';
+import { isAlarmStatus, STORE_STATUS_LABELS } from '~/domain/store-status';
 import { listCompanies, listPrefectures, listRegions, listStoregroups } from '~/models/lookups.server';
 import { getLatestNotice } from '~/models/notices.server';
-import { listStores } from '~/models/store-list.server';
+import { alarmSensorNames, listStores } from '~/models/store-list.server';
 import { requireUser } from '~/http/access.server';
 import { dashboardQueryOf } from '~/http/store-list-query.server';
 import { logger } from '~/services/logger.server';
@@ -40,8 +41,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       return null;
     }),
   ]);
+  const alarmSensors = await alarmSensorNames(db, list.stores.map((store) => store.store_id));
   return json({
     query,
+    alarmSensors,
     list,
     storeNames: nameChoices.stores.map((store) => store.store_name),
     regions,
@@ -57,7 +60,7 @@ export const clientLoader = liveClientLoader;
 
 export default function DashboardPage() {
   const {
-    data: { query, list, notice },
+    data: { query, list, notice, alarmSensors },
     staleSince,
   } = useLiveData<typeof loader>();
   const [filtersOpen, setFiltersOpen] = useState(hasFilters(query));
@@ -93,7 +96,7 @@ export default function DashboardPage() {
           }
           message={list.stores.length === 0 ? ja.noSearchResults : null}
         >
-          <StoreRows stores={list.stores} />
+          <StoreRows stores={list.stores} alarmSensors={alarmSensors} />
         </ListSection>
       </main>
     </>
@@ -110,7 +113,7 @@ function hasFilters(query: Record<string, unknown>): boolean {
 
 type Loaded = ReturnType<typeof useLoaderData<typeof loader>>;
 
-function StoreRows({ stores }: { stores: Loaded['list']['stores'] }) {
+function StoreRows({ stores, alarmSensors }: { stores: Loaded['list']['stores']; alarmSensors: Loaded['alarmSensors'] }) {
   const stack = useStackedTable();
   const navigate = useNavigate();
   return (
@@ -143,7 +146,15 @@ function StoreRows({ stores }: { stores: Loaded['list']['stores'] }) {
                 {/* 000 §3 receive_sensitivity of the store; missing counts as −100 (no bars). */}
                 <SignalIcon level={lteLevel(store.receive_sensitivity)} className="h-5 w-5" title={`LTE ${SIGNAL_LABELS[lteLevel(store.receive_sensitivity)]}`} />
               </td>
-              <td className={`px-4 py-2.5 ${store.store_status === 3 ? 'font-medium text-red-600' : 'text-slate-500'}`}>{store.alert_messages.join('、')}</td>
+              <td className={`px-4 py-2.5 ${isAlarmStatus(store.store_status) ? 'font-medium text-red-600' : 'text-slate-500'}`}>
+                {store.alert_messages.join('、')}
+                {/* Which sensors: the row says where to look before the store opens (issue 33 item 2). */}
+                {alarmSensors[store.store_id] && (
+                  <span className="block text-xs font-normal text-slate-600" data-testid="alarm-sensors">
+                    {ALARM_SENSORS_LABEL}: {alarmSensors[store.store_id]!.join('、')}
+                  </span>
+                )}
+              </td>
             </tr>
           );
         })}

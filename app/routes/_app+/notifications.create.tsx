@@ -57,7 +57,7 @@ function NoticeForm({ initial, fields, outcome }: NoticeFormProps) {
   const [title, setTitle] = useState(initial.title);
   const [content, setContent] = useState(initial.content);
   return (
-    <FormPage title="お知らせ作成" closeTo={appUrl.dashboard} dirty={title !== '' || content !== ''}>
+    <FormPage title="お知らせ作成" closeTo={appUrl.dashboard}>
       <StatusBar tone="success" message={outcome === 'success' ? NOTICE_MESSAGES.success : null} />
       <StatusBar tone="error" message={outcome === 'failure' ? NOTICE_MESSAGES.failure : null} />
       <Form method="post" className="card space-y-5 p-6" noValidate>

@@ -52,14 +52,27 @@ export default function PasswordEditPage() {
   const [values, setValues] = useState({ old_pass: '', new_pass: '', new_pass_verification: '' });
   const [searchParams] = useSearchParams();
   const changed = searchParams.get('changed') === '1';
-  const fields = result?.fields ?? {};
-  const complete = Object.values(values).every((value) => value.length > 0);
-  const dirty = Object.values(values).some((value) => value.length > 0);
+  // Enter while the button is disabled (001 §2: until all three are filled) marks the empty
+  // fields instead of doing nothing (issue 33 item 8, decision 274).
+  const [tried, setTried] = useState(false);
+  const empty = FIELDS.filter(([name]) => values[name].length === 0);
+  const fields: Record<string, string> = { ...(result?.fields ?? {}), ...(tried ? Object.fromEntries(empty.map(([name]) => [name, PASSWORD_MESSAGES.required])) : {}) };
+  const complete = empty.length === 0;
   return (
-    <FormPage title="パスワード変更" closeTo={appUrl.dashboard} dirty={dirty}>
+    <FormPage title="パスワード変更" closeTo={appUrl.dashboard}>
       <StatusBar tone="success" message={changed && !result ? PASSWORD_MESSAGES.success : null} />
       <StatusBar tone="error" message={result ? PASSWORD_MESSAGES.banner : null} />
-      <Form method="post" className="card space-y-5 p-6" noValidate>
+      <Form
+        method="post"
+        className="card space-y-5 p-6"
+        noValidate
+        onKeyDown={(event) => {
+          if (event.key !== 'Enter' || complete || !(event.target instanceof HTMLInputElement)) return;
+          event.preventDefault();
+          setTried(true);
+          document.getElementById(empty[0][0])?.focus();
+        }}
+      >
         {FIELDS.map(([name, label, autoComplete]) => (
           <div key={name}>
             <label htmlFor={name} className="label">{label}</label>
@@ -78,8 +91,13 @@ export default function PasswordEditPage() {
           </div>
         ))}
         <p className="text-xs text-slate-500">パスワードは12文字以上の半角英数字（英字・数字・_）で入力して下さい。</p>
-        <div className="flex justify-end">
-          <button type="submit" className="btn-primary" disabled={!complete || navigation.state === 'submitting'}>
+        <div className="flex flex-wrap items-center justify-end gap-3">
+          {!complete && (
+            <p id="password-missing" className="text-xs text-slate-600">
+              {PASSWORD_MESSAGES.missing(empty.map(([, label]) => label))}
+            </p>
+          )}
+          <button type="submit" className="btn-primary" disabled={!complete || navigation.state === 'submitting'} aria-describedby={complete ? undefined : 'password-missing'}>
             変更する
           </button>
         </div>

@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { UserForm } from '~/components/users/user-form';
+import { UserFormPage } from '~/components/users/user-form';
 import { getDb } from '~/db/db.server';
 import { appUrl } from '~/domain/urls';
 import { requireRole } from '~/http/access.server';
@@ -28,18 +28,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function UserEditPage() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<UserFormResult>();
-  return (
-    <UserForm
-      key={JSON.stringify(result?.values ?? null)}
-      title="ユーザー情報編集"
-      mode="edit"
-      initial={result?.values ?? data.initial}
-      groups={data.groups}
-      companies={data.companies}
-      closeTo={appUrl.userMaster}
-      fields={result?.fields}
-      banner={result?.banner}
-    />
-  );
+  return <UserFormPage title="ユーザー情報編集" mode="edit" closeTo={appUrl.userMaster} data={data} result={useActionData<UserFormResult>()} />;
 }

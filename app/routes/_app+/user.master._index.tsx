@@ -6,7 +6,8 @@ import { getDb } from '~/db/db.server';
 import { ja } from '~/domain/texts/ja';
 import { DELETE_FAILED_PARAM, GROUP_SEARCH_PARAM } from '~/domain/master-schemas';
 import { appUrl, resourceUrl, withQuery } from '~/domain/urls';
-import { ALERT_FILTER_LABELS, LANGUAGE_LABELS, USER_MESSAGES, UserDeleteSchema, UserListQuerySchema, alertFilterText } from '~/domain/user-master';
+import { ALERT_FILTER_LABELS, ALERT_FILTERS, alertFilterText } from '~/domain/alert-filter';
+import { LANGUAGE_LABELS, USER_MESSAGES, UserDeleteSchema, UserListQuerySchema } from '~/domain/user-master';
 import { requireRole } from '~/http/access.server';
 import { findAssignableGroups, listUsers } from '~/models/user-master.server';
 import { deleteUser } from '~/services/user-master.server';
@@ -144,4 +145,4 @@ const VALID_OPTIONS = [
   { value: '0', label: '無効' },
   { value: '1', label: '有効' },
 ];
-const ALERT_OPTIONS = [0, 1, 2].map((filter) => ({ value: String(filter), label: ALERT_FILTER_LABELS[filter] }));
+const ALERT_OPTIONS = ALERT_FILTERS.map((filter) => ({ value: String(filter), label: ALERT_FILTER_LABELS[filter] }));

@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { UserForm } from '~/components/users/user-form';
+import { UserFormPage } from '~/components/users/user-form';
 import { getDb } from '~/db/db.server';
 import { appUrl } from '~/domain/urls';
 import { requireRole } from '~/http/access.server';
@@ -24,18 +24,5 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function UserCreatePage() {
   const data = useLoaderData<typeof loader>()!;
-  const result = useActionData<UserFormResult>();
-  return (
-    <UserForm
-      key={JSON.stringify(result?.values ?? null)}
-      title="新規ユーザー登録"
-      mode="create"
-      initial={result?.values ?? data.initial}
-      groups={data.groups}
-      companies={data.companies}
-      closeTo={appUrl.userMaster}
-      fields={result?.fields}
-      banner={result?.banner}
-    />
-  );
+  return <UserFormPage title="新規ユーザー登録" mode="create" closeTo={appUrl.userMaster} data={data} result={useActionData<UserFormResult>()} />;
 }

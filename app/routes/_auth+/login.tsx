@@ -12,20 +12,25 @@ import { HashingBusy } from '~/services/password.server';
 import { SignInThrottled } from '~/services/sign-in-limits.server';
 import { createLoginSession, readSession } from '~/http/session.server';
 import { lookUpAccessToken } from '~/models/access-tokens.server';
-import { appUrl } from '~/domain/urls';
+import { appUrl, loginUrl, safeRedirectTarget } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'Login | On-Reco' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { token } = await readSession(request);
-  if (token && (await lookUpAccessToken(getDb(), token, new Date())).state === 'valid') throw redirect(appUrl.dashboard);
+  if (token && (await lookUpAccessToken(getDb(), token, new Date())).state === 'valid') throw redirect(redirectTargetOf(request));
   return null;
+}
+
+/** The page that sent the reader to sign in (`?redirectTo=`), kept on the form's action URL. */
+function redirectTargetOf(request: Request): string {
+  return safeRedirectTarget(new URL(request.url).searchParams.get('redirectTo'));
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   try {
     const auth = await consoleAuthenticator(getDb(), clientOriginOf(context)).authenticate('form', request);
-    return createLoginSession(auth, appUrl.dashboard);
+    return createLoginSession(auth, redirectTargetOf(request));
   } catch (error) {
     if (error instanceof LoginError) return json({ error: error.message }, { status: 400 });
     if (error instanceof SignInThrottled) return json({ error: error.message }, { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } });
@@ -43,7 +48,7 @@ export default function LoginPage() {
     <AuthCard title="Sign in to your account">
       {expiredNotice && <ExpiredDialog onClose={() => setExpiredNotice(false)} />}
       <ErrorBar message={actionData?.error} />
-      <Form method="post" action="/login" className="space-y-4">
+      <Form method="post" action={loginUrl({ redirectTo: searchParams.get('redirectTo') })} className="space-y-4">
         <div>
           <label htmlFor="username" className="label">ID</label>
           <input id="username" name="username" autoComplete="username" className="input" autoFocus />

@@ -2,7 +2,7 @@ import { json } from '@remix-run/node';
 import { deleteAlertSchedule as deleteCall, listAlertSchedules as listCall, saveAlertSchedule as saveCall } from '~/domain/api/alert-schedules';
 import { apiError } from '~/http/access.server';
 import { invalidRequest } from '~/http/api.server';
-import { apiAction, apiActions, apiLoader } from '~/http/api-route.server';
+import { apiAction, apiActions, apiLoader, queryOrBody } from '~/http/api-route.server';
 import { type ScheduleFailure, deleteAlertSchedule, listAlertSchedules, saveAlertSchedule } from '~/services/alert-schedules.server';
 
 // /v1/alert_schedule (001 §7): GET the schedules of a date range, POST one schedule (create or
@@ -27,5 +27,5 @@ export const action = apiActions(
     const result = await deleteAlertSchedule(db, viewer, input.store_id, input.schedule_id, now);
     if (!result.ok) return failure(result, input.store_id);
     return { store_id: input.store_id, schedule_id: input.schedule_id };
-  }),
+  }, { readBody: queryOrBody }),
 );

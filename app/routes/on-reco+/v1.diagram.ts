@@ -1,7 +1,7 @@
 import { listDiagrams, uploadDiagrams } from '~/domain/api/diagrams';
 import { apiError } from '~/http/access.server';
 import { apiAction, apiLoader } from '~/http/api-route.server';
-import { readDiagramUpload } from '~/http/diagram-files.server';
+import { closeIfUnread, readDiagramUpload } from '~/http/diagram-files.server';
 import { listUsableDiagrams, type UploadedDiagram } from '~/models/diagrams.server';
 import { createDiagrams } from '~/services/diagrams.server';
 
@@ -18,7 +18,7 @@ async function readUpload(request: Request): Promise<Response | { fields: Record
   const upload = await readDiagramUpload(request);
   if (upload.ok) return { fields: upload.fields, attachments: upload.files };
   const error = upload.status === 413 ? 'payload_too_large' : 'invalid_request';
-  return apiError(upload.status, error, upload.detail, { fields: { 'item_images[]': upload.detail } });
+  return closeIfUnread(upload, apiError(upload.status, error, upload.detail, { fields: { 'item_images[]': upload.detail } }));
 }
 
 export const action = apiAction(

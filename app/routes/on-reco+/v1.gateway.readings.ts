@@ -4,7 +4,8 @@ import { discardBody } from '~/http/api.server';
 import { retryLater } from '~/http/failures.server';
 import { HealthReportSchema } from '~/domain/gateway-health';
 import { recordGatewayHealth } from '~/services/gateway-health.server';
-import { ingestReadings } from '~/services/ingest.server';
+import { getEnv } from '~/env.server';
+import { ingestWriterOf } from '~/services/ingest-writer.server';
 import { logger } from '~/services/logger.server';
 
 /** Batches in flight per web process; past it the gateway is told to come back (429), not failed. READINGS_MAX_IN_FLIGHT sets it (the tests reach it with 1). */
@@ -33,7 +34,9 @@ export const action = apiAction(
   postReadings,
   async ({ storeId, input: batch, db, now }) => {
     if (batch.buffer_overflow) logger.child({ module: 'ingest' }).error({ storeId }, 'the gateway reports that its buffer overflowed and dropped readings');
-    const answer = await ingestReadings(db, storeId, batch.readings, now);
+    const env = getEnv();
+    const writer = ingestWriterOf(db, { windowMs: env.ONRECO_INGEST_WINDOW_MS, maxReadings: env.ONRECO_INGEST_BATCH_READINGS, lanes: env.ONRECO_INGEST_WRITERS });
+    const answer = await writer.submit(storeId, batch.readings, now);
     if (batch.health === undefined) return answer;
     // The health report rides along (docs/decisions/160): checked on its own, so a bad one never costs the readings.
     const health = HealthReportSchema.safeParse(batch.health);

@@ -3,7 +3,7 @@ import { HISTORY_PAGE_SIZE, monthRange } from '~/domain/report-form';
 import { parseCompact, toCompactDateTime } from '~/domain/japan-time';
 import { apiError } from '~/http/access.server';
 import { apiLoader, apiNotAllowed } from '~/http/api-route.server';
-import { listReportHistory } from '~/models/reports.server';
+import { listReportHistory } from '~/models/report-history.server';
 
 // GET /v1/store_report/history?store_id&since&until[&page_no]: the history items created in the
 // range (this month by default), newest first, 10 per page (001 §2, §7).

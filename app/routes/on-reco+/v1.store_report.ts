@@ -4,7 +4,7 @@ import { toCompactDateTime } from '~/domain/japan-time';
 import { apiError } from '~/http/access.server';
 import { apiAction, apiActions, apiLoader } from '~/http/api-route.server';
 import { reportError } from '~/http/report-failures.server';
-import { listRegularReports } from '~/models/reports.server';
+import { listRegularReports } from '~/models/regular-reports.server';
 import { deleteRegularReport, saveReport } from '~/services/reports.server';
 
 // GET /v1/store_report?store_id: the regular settings; POST: the report create/edit payload

@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs } from '@remix-run/node';
 import { deleteUser as deleteUserCall, listUsers as listUsersCall, saveUser as saveUserCall } from '~/domain/api/users';
-import { apiAction, apiLoader, type ApiRouteFunction } from '~/http/api-route.server';
+import { apiAction, apiLoader, queryOrBody, type ApiRouteFunction } from '~/http/api-route.server';
 import { userWriteError } from '~/http/failures.server';
 import { listUsers } from '~/models/user-master.server';
 import { deleteUser, saveUser } from '~/services/user-master.server';
@@ -20,7 +20,7 @@ const remove = apiAction(deleteUserCall, async ({ viewer, input, db, now }) => {
   const result = await deleteUser(db, viewer, input.user_id, now);
   if (!result.ok) return userWriteError(result);
   return { user_id: input.user_id, deleted: true as const };
-});
+}, { readBody: queryOrBody });
 
 /** POST saves, DELETE deletes; any other method is 405 with Allow (each declared action answers it). */
 export const action: ApiRouteFunction = Object.assign((args: ActionFunctionArgs) => (args.request.method === 'DELETE' ? remove(args) : save(args)), {

@@ -15,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { store_id } = parseOrThrow(EventsQuerySchema, searchParamsOf(request));
   if (store_id) {
     await requireStoreAccess(viewer, store_id);
-    return storeChangeStream(request, (storeId) => storeId === store_id);
+    return storeChangeStream(request, viewer.userId, (storeId) => storeId === store_id);
   }
-  return storeChangeStream(request, storesVisibleTo(getDb(), viewer));
+  return storeChangeStream(request, viewer.userId, storesVisibleTo(getDb(), viewer));
 }

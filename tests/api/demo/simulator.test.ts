@@ -6,6 +6,8 @@ import { buildDemoPlan } from '~/demo/chain/plan';
 import { DemoSimulation } from '~/demo/chain/simulation';
 import { seedDemoChain } from '~/demo/seed.server';
 import { demoSeededAt, DemoSimulator } from '~/demo/simulator.server';
+import { revokeGatewayTokens } from '~/models/gateways.server';
+import { forgetGatewayStore } from '~/services/gateway-tokens.server';
 import { serveConsole } from '../../support/console';
 import { resetDb, testDb } from '../../support/db';
 
@@ -125,7 +127,9 @@ describe('the simulated demo gateways', () => {
 
   it('pair again when the console revoked a gateway’s token', async () => {
     const storeId = simulatedIds[0];
-    await db.updateTable('gateway_tokens').set({ revoked_at: new Date() }).where('store_id', '=', storeId).execute();
+    // As the console revokes (an exchange or a removal): the model's revocation, then this process's cache told.
+    await revokeGatewayTokens(db, storeId, new Date());
+    forgetGatewayStore(storeId);
     const before = await countSince(seedMinute);
     clock = new Date(clock.getTime() + MINUTE);
     await simulator.catchUp(); // the batch is refused (401): paired again, the minute goes out

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../app/db/db.server';
 import { ensureMeasurementPartitions } from '../../../app/models/measurement-partitions.server';
+import { syncStoreListEntries } from '../../../app/models/stores.server';
 import { createUser } from '../../fixtures/chain';
 
 // The chain of the rig, generated in PostgreSQL (generate_series), never through the API:
@@ -81,6 +82,7 @@ async function seedStores(db: Db, shape: ChainShape, now: Date) {
       select store_id, sha256(convert_to('chain-rig-gateway-' || store_id, 'UTF8')), gateway_info from stores`,
   ];
   for (const statement of statements) await statement.execute(db);
+  await syncStoreListEntries(db, 'every store');
 }
 
 /** The administrator (no alert mail: it would get every store's) and an area manager over the watched stores, with mail. */

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../cli/client';
+import { ApiClient, fileNameOf } from '../../../cli/client';
 import type { CliContext } from '../../../cli/context';
 import { listRegions } from '../../../app/domain/api/lookups';
 
@@ -46,4 +46,21 @@ describe('the CLI client under a rate limit', () => {
     await expect(clientOf(base).call(listRegions, undefined)).rejects.toThrow(/slow down \(429 too_many_requests\)/);
     expect(seen).toHaveLength(6);
   }, 20_000);
+});
+
+describe('the file name a download is saved under (issue 30 item 6)', () => {
+  it.each([
+    ['attachment; filename="report.pdf"', 'report.pdf'],
+    ["attachment; filename*=UTF-8''%E6%9C%88%E5%A0%B1.pdf", '月報.pdf'],
+    ['attachment; filename="../../.bashrc"', '.bashrc'],
+    ["attachment; filename*=UTF-8''..%2F..%2Fetc%2Fcron.d%2Fx", 'x'],
+    ['attachment; filename="..\\..\\evil.csv"', 'evil.csv'],
+    ['attachment; filename="C:evil.csv"', 'evil.csv'],
+    ['attachment; filename="/etc/passwd"', 'passwd'],
+    ['attachment; filename=".."', null],
+    ["attachment; filename*=UTF-8''a%0D%0Ab.csv", 'ab.csv'],
+    ["attachment; filename*=UTF-8''%E0%A4%A", null],
+  ])('%s → %s: only a plain name in the folder given', (header, expected) => {
+    expect(fileNameOf(header)).toBe(expected);
+  });
 });

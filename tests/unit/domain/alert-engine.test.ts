@@ -14,8 +14,8 @@ import {
   SensorAlertStateSchema,
   type SensorSettings,
   stopAlert,
-  storeStatus,
 } from '~/domain/alert-engine';
+import { storeStatus } from '~/domain/store-status';
 import { alertText, gatewayDownText, isAlertCode, isTemperatureAlert } from '~/domain/alert-codes';
 import { type AlertStopSchedule, SCHEDULE_TYPE, TERM_TYPE, TIME_TARGET_TYPE } from '~/domain/alert-stop-schedule';
 import { fromJapan, japanParts } from '~/domain/japan-time';
@@ -203,10 +203,31 @@ describe('time constant (damped temperature)', () => {
     expect(run(step, { settings: { timeConstant: 200 } }).state.dampedTemperature).toBeCloseTo(10 * (1 - Math.exp(-0.5)), 9);
   });
 
-  it('gives the same damped value whether the readings come every minute or with gaps', () => {
-    const sparse = '10:00 0.0\n10:05 10.0\n10:10 10.0';
+  it('holds the last value through a gap: a reading after it counts for one sampling interval, not for the gap', () => {
     const settings = { timeConstant: 100 };
-    expect(run(sparse, { settings }).state.dampedTemperature).toBeCloseTo(run(step, { settings }).state.dampedTemperature!, 9);
+    expect(run('10:00 0.0\n10:30 10.0', { settings }).state.dampedTemperature).toBeCloseTo(10 * (1 - Math.exp(-0.1)), 9);
+    // A gateway configured for 5-minute samples: each reading stands for its 5 minutes.
+    const sparse = '10:00 0.0\n10:05 10.0\n10:10 10.0';
+    expect(run(sparse, { settings: { ...settings, readingIntervalMinutes: 5 } }).state.dampedTemperature).toBeCloseTo(10 * (1 - Math.exp(-1)), 9);
+  });
+
+  it('opens no alert for a 5-minute spike to 15 °C after a 30-minute silence (limits 0-10, guard 10 min, 100 %)', () => {
+    const settings = { lowerLimit: 0, upperLimit: 10, guardTime: 10, timeConstant: 100 };
+    const { lines, transitions } = run(
+      `
+      10:00-10:10 5.0
+      10:41-10:45 15.0
+      10:46-11:30 5.0
+      `,
+      { settings },
+    );
+    expect(lines).toEqual([]);
+    expect(transitions).toEqual([]);
+    // Held for 15 minutes the same spike is a real excursion: it opens with the simulated value above the limit.
+    const held = run('10:00-10:10 5.0\n10:41-11:10 15.0', { settings });
+    expect(held.lines).toEqual(['10:58 open OE00000001']);
+    expect(held.transitions[0]).toMatchObject({ temperature: 15 });
+    expect(held.transitions[0].dampedTemperature).toBeGreaterThan(10);
   });
 
   it('ignores a one-minute spike that the raw value alone would have alerted on', () => {
@@ -232,7 +253,7 @@ describe('time constant (damped temperature)', () => {
   it('starts afresh after a gap of the no-communication time, and not before', () => {
     const settings = { timeConstant: 100 };
     expect(run('10:00 0.0\n11:00 10.0', { settings }).state.dampedTemperature).toBe(10);
-    expect(run('10:00 0.0\n10:59 10.0', { settings }).state.dampedTemperature).toBeCloseTo(10 * (1 - Math.exp(-5.9)), 9);
+    expect(run('10:00 0.0\n10:59 10.0', { settings }).state.dampedTemperature).toBeCloseTo(10 * (1 - Math.exp(-0.1)), 9);
     expect(run('10:00 0.0\n10:15 10.0', { settings: { ...settings, noCommunicationMinutes: 15 } }).state.dampedTemperature).toBe(10);
   });
 

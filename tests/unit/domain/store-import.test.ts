@@ -1,6 +1,11 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SensorImportRequestSchema, StoreImportRequestSchema } from '../../../app/domain/store-import';
-import { importErrors, placeInFile, storesOfFile } from '../../../cli/import-file';
+import { readCsvFile } from '../../../cli/commands/common';
+import type { CliContext } from '../../../cli/context';
+import { decodeCsv, importErrors, placeInFile, storesOfFile } from '../../../cli/import-file';
 
 // The import's schemas (decision 153) and the CLI's way from their places back to the file.
 
@@ -21,8 +26,8 @@ const issuesOf = (result: { success: boolean; error?: { issues: { path: (string 
   Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]));
 
 describe('the store import body', () => {
-  it('reads each store with the store save\'s rules and each sensor with the sensor save\'s, at their places', () => {
-    const result = StoreImportRequestSchema.safeParse({
+  it('reads each store with the store save\'s rules and each sensor with the sensor save\'s, at their places', async () => {
+    const result = await StoreImportRequestSchema.safeParseAsync({
       stores: [
         store('S1', { sensors: [{ serial_no: 'aa:bb:cc:dd:ee:01', equipment_name: '冷蔵', icon_kind: 3, lower_limit: 0, upper_limit: 8 }] }),
         store('S2', { tel_no: '03-1', sensors: [{ serial_no: 'AA:BB:CC:DD:EE:01', equipment_name: '冷蔵', icon_kind: 3, lower_limit: 9, upper_limit: 8 }] }),
@@ -32,16 +37,16 @@ describe('the store import body', () => {
       'stores.1.tel_no': '半角数値を入力してください',
       'stores.1.sensors.0.lower_limit': '入力の範囲が違います', // told with the store's error, not after it is fixed
     });
-    expect(issuesOf(StoreImportRequestSchema.safeParse({ stores: [store('S1', { closing_date: '20261101' })] }))).toEqual({ 'stores.0.closing_date': '期間の指定が違います' });
-    const ok = StoreImportRequestSchema.parse({ stores: [store('S1', { sensors: [{ serial_no: 'aa:bb:cc:dd:ee:01', equipment_name: '冷蔵', icon_kind: 3 }] })] });
+    expect(issuesOf(await StoreImportRequestSchema.safeParseAsync({ stores: [store('S1', { closing_date: '20261101' })] }))).toEqual({ 'stores.0.closing_date': '期間の指定が違います' });
+    const ok = await StoreImportRequestSchema.parseAsync({ stores: [store('S1', { sensors: [{ serial_no: 'aa:bb:cc:dd:ee:01', equipment_name: '冷蔵', icon_kind: 3 }] })] });
     expect(ok.dry_run).toBe(false);
     expect(ok.stores[0].sensors[0]).toMatchObject({ store_id: 'S1', serial_no: 'AA:BB:CC:DD:EE:01', equipment_id: null, time_constant: 100 });
     expect(ok.stores[0].store).toMatchObject({ opening_date: '2026-12-01', usergroup: [] });
   });
 
-  it('refuses a value repeated in the file at its second place, a store without groups, and a bad store id once', () => {
+  it('refuses a value repeated in the file at its second place, a store without groups, and a bad store id once', async () => {
     const twice = { serial_no: 'AA:BB:CC:DD:EE:01', equipment_name: '冷蔵', icon_kind: 3 };
-    const result = StoreImportRequestSchema.safeParse({
+    const result = await StoreImportRequestSchema.safeParseAsync({
       stores: [store('S1', { sensors: [twice, twice] }), store('S1', { store_no: '2', store_name: '別', gateway_info: 'GW-X' }), store('S3', { usergroup_names: [] }), store('S-4', { sensors: [twice] })],
     });
     expect(issuesOf(result)).toEqual({
@@ -52,8 +57,8 @@ describe('the store import body', () => {
     });
   });
 
-  it('reads a sensor import as registrations of its store', () => {
-    expect(issuesOf(SensorImportRequestSchema.safeParse({ store_id: 'S1', sensors: [{ serial_no: 'x', equipment_name: '冷蔵', icon_kind: 3, equipment_id: 5 }] }))).toEqual({
+  it('reads a sensor import as registrations of its store', async () => {
+    expect(issuesOf(await SensorImportRequestSchema.safeParseAsync({ store_id: 'S1', sensors: [{ serial_no: 'x', equipment_name: '冷蔵', icon_kind: 3, equipment_id: 5 }] }))).toEqual({
       'sensors.0.serial_no': 'BLEアドレス (AA:BB:CC:DD:EE:FF) を入力してください',
     });
   });
@@ -88,5 +93,31 @@ describe('the import CSV', () => {
 
   it('refuses a store column a later row changes', async () => {
     await expect(storesOfFile(`${header}\nS1,1,店1,G01,13,住所,20261201,A群,GW1,,,,\nS1,9,,,,,,,,,,,\n`, 'f.csv')).rejects.toMatchObject({ fields: { 'line 3, store_no': 'store S1 has "1" on line 2' } });
+  });
+});
+
+describe('the encoding of an import file (decision 246)', () => {
+  // 東京①店 as Excel saves it in Japan (CP932): not valid UTF-8.
+  const TOKYO_CP932 = [0x93, 0x8c, 0x8b, 0x9e, 0x87, 0x40, 0x93, 0x58];
+  const fileOf = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'ascii') : Buffer.from(part))));
+  const HEADER = 'store_id,store_no,store_name,storegroup_id,prefecture_id,address,opening_date,usergroups,gateway_info\r\n';
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'onreco-import-'));
+  const ctxOf = (stdin: Uint8Array) => ({ readStdin: async () => stdin }) as unknown as CliContext;
+
+  it('reads a Shift_JIS (CP932) file, from disk or stdin, as the same text a UTF-8 one gives', async () => {
+    const sjis = fileOf(HEADER, 'S1,1,', TOKYO_CP932, ',G01,13,', TOKYO_CP932, ',20261201,,GW-1\r\n');
+    const file = path.join(dir, 'kanto.csv');
+    writeFileSync(file, sjis);
+    for (const text of [await readCsvFile(ctxOf(new Uint8Array()), file), await readCsvFile(ctxOf(sjis), '-')]) {
+      const { stores } = await storesOfFile(text, 'kanto.csv');
+      expect(stores[0]).toMatchObject({ store_id: 'S1', store_name: '東京①店', address: '東京①店' });
+    }
+    const utf8 = Buffer.from(`\uFEFF${HEADER}S1,1,東京①店,G01,13,東京①店,20261201,,GW-1\r\n`, 'utf8');
+    expect((await storesOfFile(await readCsvFile(ctxOf(utf8), '-'), 'kanto.csv')).stores[0]).toMatchObject({ store_name: '東京①店' });
+  });
+
+  it('refuses bytes that are neither UTF-8 nor Shift_JIS, naming both, instead of reading replacement characters', () => {
+    // 0x81 0x20: a Shift_JIS lead byte with no trail byte; 0xff is neither.
+    expect(() => decodeCsv(fileOf(HEADER, 'S1,1,', [0x81, 0x20, 0xff], '\r\n'), 'kanto.csv')).toThrow(/kanto\.csv is neither UTF-8 nor Shift_JIS \(CP932\)/);
   });
 });

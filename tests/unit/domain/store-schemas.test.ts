@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { NAME_CONTROL_MESSAGE, nameText } from '~/domain/input-schemas';
+import { CompanySaveSchema, StoregroupSaveSchema, UsergroupSaveSchema } from '~/domain/master-schemas';
+import { NoticeSchema } from '~/domain/notice-schemas';
+import { UserSaveSchema } from '~/domain/user-master';
 import {
   GatewayExchangeSchema,
   RemovalRequestSchema,
   StoreSaveSchema,
-  canExchangeGateway,
-  canHoldPin,
-  canRemoveStore,
   duplicateMessage,
   pinCodeOf,
   pinEffectiveTime,
-  workingStateAfterGatewayChange,
 } from '~/domain/store-schemas';
-import { isRemovedStore, workingStateLabel } from '~/domain/working-state';
+import { canExchangeGateway, canHoldPin, canRemoveStore, isRemovedStore, workingStateAfterGatewayChange, workingStateLabel } from '~/domain/working-state';
 
 const valid = {
   store_id: 'S001',
@@ -81,6 +81,23 @@ describe('StoreSaveSchema (001 §3, §5)', () => {
   });
 });
 
+describe('control characters in names (issue 30 item 6: one rule, nameText)', () => {
+  it.each(['新宿店\r\nBcc: x@example.com', '新宿店\n', 'a\tb', 'a\u001bb', 'a\u007fb', 'a\u0085b'])('refuses the store name %j with the reason', (name) => {
+    expect(errorsOf({ ...valid, store_name: name }).store_name).toBe(NAME_CONTROL_MESSAGE);
+  });
+
+  it('refuses them in group, company and storegroup names, user names and notice titles, and accepts ordinary names', () => {
+    const bad = '名前\r\n2行目';
+    expect(UsergroupSaveSchema.safeParse({ usergroup_name: bad, usergroup_authority: 101 }).error?.flatten().fieldErrors.usergroup_name).toContain(NAME_CONTROL_MESSAGE);
+    expect(CompanySaveSchema.safeParse({ company_id: 'C1', company_name: bad }).error?.flatten().fieldErrors.company_name).toContain(NAME_CONTROL_MESSAGE);
+    expect(StoregroupSaveSchema.safeParse({ storegroup_name: bad }).error?.flatten().fieldErrors.storegroup_name).toContain(NAME_CONTROL_MESSAGE);
+    expect(NoticeSchema.safeParse({ title: bad, content: '本文\n2行目' }).error?.flatten().fieldErrors.title).toContain(NAME_CONTROL_MESSAGE);
+    expect(UserSaveSchema.safeParse({ user_name: bad }).error?.flatten().fieldErrors.user_name).toContain(NAME_CONTROL_MESSAGE);
+    expect(nameText().safeParse('新宿店 (本館)・1F').success).toBe(true);
+    expect(errorsOf({ ...valid, store_name: '新宿店 本館' }).store_name).toBeUndefined();
+  });
+});
+
 describe('exchange and removal inputs', () => {
   it('needs a non-empty new gateway after trimming (000 §5)', () => {
     expect(GatewayExchangeSchema.safeParse({ gateway_info: '  ' }).success).toBe(false);
@@ -96,7 +113,7 @@ describe('exchange and removal inputs', () => {
 
 describe('working state rules (000 §4)', () => {
   it('labels each state', () => {
-    expect([null, 0, 1, 2].map(workingStateLabel)).toEqual(['稼働情報なし', '初回通信待ち', '稼働中', '撤去']);
+    expect([null, 0, 1, 2].map((state) => workingStateLabel(state))).toEqual(['稼働情報なし', '初回通信待ち', '稼働中', '撤去']);
   });
 
   it('allows exchange in states 1 and 2, removal only in 1 with a gateway', () => {

@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliContext } from '../../../gateway/cli';
+import { encodeBthome } from '../../../gateway/sources/frames';
 import { formatMeasuredAt, intervalStart } from '../../../gateway/time';
 import { TestPeer } from './support/test-peer';
 
@@ -190,11 +191,33 @@ describe('pair, run (replay), status', () => {
     expect(run.out).not.toContain('5C:F3:70:AA:12:01');
     expect(run.out).toMatch(/Store sensors heard: 20 of 20/);
     expect(run.out).toMatch(/Sensors in range that are not this store's \(2\)/);
+    // 1002 has a key: its spoofed plain frames (99.99 °C) are refused as the daemon refuses them.
+    const spoofed = lines.filter((l) => l.includes(s1002) && l.includes('REFUSED'));
+    expect(spoofed).toHaveLength(6);
+    expect(spoofed[0]).toContain('bthome-v2: plain frame from a sensor that has a key');
+    expect(lines.some((l) => l.includes(s1002) && l.includes('99.99'))).toBe(false);
+    expect(run.out).toMatch(new RegExp(`Store sensors with refused frames beside good ones \\(1\\):\n  ${s1002}  6 refused`));
 
     const json = await cli(['scan', '--data-dir', dataDir, '--source', `replay:${CAPTURE}`, '--json', '--all']);
     const first = json.out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
     expect(first.some((l) => l.address === '5C:F3:70:AA:12:01' && /no supported format/.test(l.error))).toBe(true);
     expect(first.find((l) => l.store_sensor === '1001')).toMatchObject({ decoded: { format: 'bthome-v2' } });
+  }, 60_000);
+
+  it("scan does not count a keyed sensor heard through plain frames only, and says why", async () => {
+    await cli(['pair', '--data-dir', dataDir, '--server', peer.url, '--gateway-info', 'GW-0001', '--pin', '123456']);
+    const s1002 = STORE_CONFIG.sensors[1].serial_no;
+    const file = path.join(dataDir, 'plain.jsonl');
+    const plain = Buffer.from(encodeBthome({ packetId: 1, temperature: 4.5 })).toString('hex');
+    writeFileSync(file, [0, 1, 2].map((i) => JSON.stringify({ ts: `2026-01-15T00:00:0${i}Z`, address: s1002, service_data: { fcd2: plain } })).join('\n') + '\n');
+    const run = await cli(['scan', '--data-dir', dataDir, '--source', `replay:${file}`]);
+    expect(run.out).toMatch(/Store sensors heard: 0 of 20/);
+    expect(run.out).toContain(`NOT HEARD: ${s1002} (equipment 1002): 3 frame(s) refused, last: bthome-v2: plain frame from a sensor that has a key`);
+    expect(run.out).not.toMatch(/4\.5 °C/);
+    const json = await cli(['scan', '--data-dir', dataDir, '--source', `replay:${file}`, '--json']);
+    const first = JSON.parse(json.out.split('\n')[0]);
+    expect(first).toMatchObject({ store_sensor: '1002', refused: expect.stringMatching(/^bthome-v2: plain frame/) });
+    expect(first.decoded).toBeUndefined();
   }, 60_000);
 
   it('run exits 1 with one clear line when it cannot start', async () => {

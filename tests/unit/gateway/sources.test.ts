@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeAdvertisement } from '../../../gateway/decoders/index';
+import { decodeAdvertisement, explainAdvertisement } from '../../../gateway/decoders/index';
 import { silentLogger } from '../../../gateway/log';
 import { BluezDeviceTracker, shortUuid } from '../../../gateway/sources/bluez-signals';
 import { CaptureLineError, formatCaptureLine, parseCaptureLine } from '../../../gateway/sources/capture';
@@ -144,6 +144,31 @@ describe('BlueZ signals -> advertisements', () => {
     expect(tracker.propertiesChanged(path1, 'org.bluez.MediaControl1', props)).toBeNull();
     tracker.interfacesRemoved(path1, ['org.bluez.Device1']);
     expect(tracker.size).toBe(0);
+  });
+
+  it("names the newest manufacturer-data entry when BlueZ keeps older ones (Inkbird's reading is in the key)", () => {
+    const tracker = new BluezDeviceTracker('/org/bluez/hci0');
+    const ink = '/org/bluez/hci0/dev_49_42_08_00_00_01';
+    const md = (entries: Record<number, string>) => ({
+      Name: v('s', 'tps'),
+      ManufacturerData: v('a{qv}', Object.fromEntries(Object.entries(entries).map(([k, hex]) => [k, v('ay', Buffer.from(hex, 'hex'))]))),
+    });
+    const e0898 = { 0x0898: '00000007bc0008' };
+    const e08c0 = { 0x08c0: '00000026710008' };
+    const e0848 = { 0x0848: '000000c66e0d06' };
+    // First sight of a device with two entries: which is current is unknown, and the decoder waits.
+    const first = tracker.interfacesAdded(ink, { 'org.bluez.Device1': { Address: v('s', '49:42:08:00:00:01'), ...md({ ...e0898, ...e08c0 }) } });
+    expect(first?.newestManufacturerKey).toBeUndefined();
+    expect(explainAdvertisement(first!)).toMatchObject({ ok: false, reason: expect.stringMatching(/2 valid Inkbird frames at once/) });
+    // A new reading arrives as a third entry: that one is read.
+    const next = tracker.propertiesChanged(ink, 'org.bluez.Device1', md({ ...e0898, ...e08c0, ...e0848 }));
+    expect(next?.newestManufacturerKey).toBe('0848');
+    expect(decodeAdvertisement(next!)).toMatchObject({ format: 'inkbird-ibs-th2', temperature: 21.2 });
+    // The same dict again (a repeat): still the same reading.
+    expect(decodeAdvertisement(tracker.propertiesChanged(ink, 'org.bluez.Device1', md({ ...e0898, ...e08c0, ...e0848 }))!)).toMatchObject({ temperature: 21.2 });
+    // An old key comes back with a changed value (BlueZ replaces it in place): that one is current.
+    const back = tracker.propertiesChanged(ink, 'org.bluez.Device1', md({ ...e0898, 0x08c0: '00000026710008'.replace(/08$/, '09'), ...e0848 }));
+    expect(back?.newestManufacturerKey).toBe('08c0');
   });
 
   it('keeps non-SIG UUIDs whole', () => {

@@ -55,6 +55,12 @@ export default function HaccpRecordsPage() {
       }
     >
       <HaccpDayNav storeId={storeId} view={view} />
+      {/* On a phone the sensor cards are long: the sign form is one tap away (issue 33 item 3). */}
+      {view.canSign && view.needsSignoff && (
+        <a href="#haccp-signoff" className="btn-secondary mb-3 w-full md:hidden">
+          {HACCP_TEXTS.jumpToSign}
+        </a>
+      )}
       {result?.errors.date && <p className="field-error mb-3 text-sm">{result.errors.date}</p>}
       {retention && <RetentionNote text={retention.text} className="mb-3" />}
       <HaccpTable view={view} />

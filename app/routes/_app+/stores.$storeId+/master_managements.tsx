@@ -11,7 +11,8 @@ import { FailureDialog } from '~/components/store-management/result-dialog';
 import { StoreInfoCard } from '~/components/store-management/store-info-card';
 import { WorkingStateBadge } from '~/components/store-management/working-state-badge';
 import { getDb } from '~/db/db.server';
-import { GatewayExchangeSchema, RemovalRequestSchema, STORE_MESSAGES, canExchangeGateway, canRemoveStore } from '~/domain/store-schemas';
+import { GatewayExchangeSchema, RemovalRequestSchema, STORE_MESSAGES } from '~/domain/store-schemas';
+import { canExchangeGateway, canRemoveStore, isRemovedStore } from '~/domain/working-state';
 import { getCurrentPin, getStoreInfo } from '~/models/store-management.server';
 import { getStoreGatewayHealth } from '~/models/gateway-health.server';
 import { requireRole, requireStoreUser } from '~/http/access.server';
@@ -96,7 +97,7 @@ export default function StoreManagementPage() {
   // The action's answer arrives before the page's data is reloaded: say "done" only once the
   // page shows the new state.
   const settled = useNavigation().state === 'idle';
-  const removed = store.working_state === 2;
+  const removed = isRemovedStore(store.working_state);
   const failed = settled && result && !result.ok && result.intent && result.message ? result : null;
   return (
     <Page title="店舗管理" actions={removed ? <WorkingStateBadge state={2} className="px-3 py-1 text-sm" /> : undefined}>

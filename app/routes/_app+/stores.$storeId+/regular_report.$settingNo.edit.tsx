@@ -6,7 +6,8 @@ import { formValuesOf } from '~/domain/report-form';
 import { appUrl, reportUrl } from '~/domain/urls';
 import { requireStoreUser } from '~/http/access.server';
 import { reportFormAction } from '~/http/report-form.server';
-import { getRegularReport, listReportSensors } from '~/models/reports.server';
+import { getRegularReport } from '~/models/regular-reports.server';
+import { listReportSensors } from '~/models/report-collection.server';
 
 // /stores/{store_id}/regular_report/{setting_no}/edit (001 §2 Regular report edit): titled
 // レポート作成, prefilled from the setting; save and discard go to the reports list.

@@ -10,8 +10,11 @@ import { HISTORY_PAGE_SIZE, OUTPUT_FORMAT_LABELS, REPORT_MESSAGES, REPORT_TYPE_L
 import type { ReportFormat, ReportType } from '~/domain/report-document';
 import { ja } from '~/domain/texts/ja';
 import { appUrl, reportUrl } from '~/domain/urls';
+import { isRemovedStore } from '~/domain/working-state';
 import { requireStoreUser } from '~/http/access.server';
-import { getReportStore, listRegularReports, listReportHistory } from '~/models/reports.server';
+import { listReportHistory } from '~/models/report-history.server';
+import { listRegularReports } from '~/models/regular-reports.server';
+import { getReportStore } from '~/models/report-collection.server';
 import { deleteRegularReport } from '~/services/reports.server';
 
 // /stores/{store_id}/reports (001 §2 Reports page): the history tab (month picker, 10 a page,
@@ -46,7 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     tab: url.searchParams.get('type') === 'reqular' ? ('regular' as const) : ('history' as const),
     month: month.key,
     page,
-    removed: store.workingState === 2,
+    removed: isRemovedStore(store.workingState),
     history: {
       total: history.total,
       rows: history.rows.map((row) => ({

@@ -6,7 +6,8 @@ import { defaultFormValues } from '~/domain/report-form';
 import { appUrl, reportUrl } from '~/domain/urls';
 import { requireStoreUser } from '~/http/access.server';
 import { reportFormAction } from '~/http/report-form.server';
-import { listRegularReports, listReportSensors } from '~/models/reports.server';
+import { listRegularReports } from '~/models/regular-reports.server';
+import { listReportSensors } from '~/models/report-collection.server';
 
 // /stores/{store_id}/reports/create (001 §2 Report create): a sequential or regular report.
 
@@ -17,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const db = getDb();
   const [sensors, regular] = await Promise.all([listReportSensors(db, viewer, storeId), listRegularReports(db, viewer, storeId)]);
   if (!sensors || !regular) throw redirect(appUrl.notFound);
-  return json({ storeId, sensors, regularCount: regular.length, initial: defaultFormValues(new Date(), false) });
+  return json({ storeId, sensors, regularCount: regular.length, initial: defaultFormValues(new Date(), false, viewer.mailaddress1) });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -4,7 +4,7 @@ import { getDb } from '~/db/db.server';
 import { appUrl } from '~/domain/urls';
 import { requireStoreUser } from '~/http/access.server';
 import { reportFileResponse } from '~/http/report-files.server';
-import { getReportFileInfo } from '~/models/reports.server';
+import { getReportFileInfo } from '~/models/report-history.server';
 
 // /stores/{store_id}/reports/files/{history_no}: a produced report's file for the console's
 // download links and the mails' links (streamed, named in Content-Disposition).

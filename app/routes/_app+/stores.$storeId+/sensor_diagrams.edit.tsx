@@ -12,7 +12,7 @@ import { getStoreDiagram, getUsableDiagram, listDiagramSensors, listUsableDiagra
 import { createDiagrams, placeSensorsOnDiagram, setStoreDiagram } from '~/services/diagrams.server';
 import { requireStoreUser } from '~/http/access.server';
 import { fieldErrors, searchParamsOf } from '~/http/api.server';
-import { readDiagramUpload, uploadFailureMessage } from '~/http/diagram-files.server';
+import { closeIfUnread, readDiagramUpload, uploadFailureMessage } from '~/http/diagram-files.server';
 import { appUrl, storeUrl } from '~/domain/urls';
 
 export const meta: MetaFunction = () => [{ title: 'センサ配置図の編集 | On-Reco' }];
@@ -55,7 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if ((request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data')) {
     const upload = await readDiagramUpload(request);
     const origin: Origin = upload.fields.origin === 'modal' ? 'modal' : 'screen';
-    if (!upload.ok) return failed({ intent: 'upload', message: uploadFailureMessage(upload), origin }, upload.status);
+    if (!upload.ok) return closeIfUnread(upload, failed({ intent: 'upload', message: uploadFailureMessage(upload), origin }, upload.status));
     const created = await createDiagrams(db, viewer, storeId, upload.files, { setAsStoreDiagram: true });
     if (!created) throw redirect(appUrl.notFound);
     return redirect(storeUrl.diagramEdit(storeId, created[created.length - 1].diagram_id));
@@ -94,7 +94,7 @@ export default function DiagramEditPage() {
         {!diagram && (
           <div className="flex items-center gap-1">
             {settings}
-            <FormCloseButton to={storeUrl.management(storeId)} dirty={false} />
+            <FormCloseButton to={storeUrl.management(storeId)} />
           </div>
         )}
       </StorePageHeader>

@@ -137,7 +137,6 @@ export default function SensorEditPage() {
       storeId={storeId}
       closeTo={storeUrl.sensorSettings(storeId, { tab: 'sensors' })}
       initial={shown}
-      baseline={initial}
       kinds={kinds}
       fields={result?.fields ?? {}}
       message={result?.message ?? null}

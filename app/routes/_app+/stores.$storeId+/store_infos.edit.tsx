@@ -18,7 +18,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const db = getDb();
   const store = await getStoreInfo(db, viewer, storeId);
   if (!store) throw redirect(appUrl.notFound);
-  return json({ storeId, workingState: store.working_state, initial: storeFormValuesOf(store), ...(await storeFormLookups(db, viewer)) });
+  return json({ storeId, workingState: store.working_state, initial: storeFormValuesOf(store), ...(await storeFormLookups(db, viewer, storeId)) });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,6 +1,9 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
 import { Link } from '@remix-run/react';
 import { GraphPanel } from '~/components/graphs/graph-panel';
+import { StopAlertLinks } from '~/components/alert-history/stop-links';
+import { stoppableAlertViews } from '~/domain/alert-history';
+import { listStoppableAlerts } from '~/models/alert-history.server';
 import { StorePage } from '~/components/page-kit';
 import { PageError } from '~/components/page-error';
 import { StaleDataMark } from '~/components/stale-data-mark';
@@ -32,12 +35,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const states = parsePanels(new URL(request.url).searchParams, today);
   const schedules = await loadAlertStopSchedules(db, storeId);
   const panels = await Promise.all(states.map((panel) => loadGraphPanel(db, viewer, { storeId, sensors, panel, schedules, today, retention })));
+  // The open alerts of the sensors drawn, each with 警報を停止 (issue 33 item 2).
+  const shown = [...new Set(panels.flatMap((panel) => panel.selected))];
+  const openAlerts = shown.length === 0 ? [] : stoppableAlertViews(await listStoppableAlerts(db, viewer, storeId, shown), storeId, viewer.language);
   return json({
     storeId,
     today,
     states,
     sensors: sensors.map(({ defrost: _defrost, ...sensor }) => sensor),
     panels,
+    openAlerts,
   });
 }
 
@@ -60,7 +67,7 @@ export const clientLoader = liveClientLoader;
 export default function TemperatureGraphsPage() {
   // 000 §9: reloaded every 60 s while the tab is visible (no change events: the graph is heavy).
   const {
-    data: { storeId, states, sensors, panels, today },
+    data: { storeId, states, sensors, panels, today, openAlerts },
     staleSince,
   } = useLiveData<typeof loader>({ events: false });
   const full = states.length >= GRAPH_MAX_PANELS;
@@ -93,6 +100,11 @@ export default function TemperatureGraphsPage() {
         <p className="card px-4 py-12 text-center text-sm text-slate-500">{GRAPH_TEXTS.noSensor}</p>
       ) : (
         <div className="space-y-5">
+          {openAlerts.length > 0 && (
+            <section className="card p-3" aria-label="発生中の警報">
+              <StopAlertLinks alerts={openAlerts} showSensor />
+            </section>
+          )}
           {panels.map((panel, index) => (
             <GraphPanel key={index} index={index} storeId={storeId} states={states} panel={panel} sensors={sensors} today={today} />
           ))}

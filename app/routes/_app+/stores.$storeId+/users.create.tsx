@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { UserForm } from '~/components/users/user-form';
+import { UserFormPage } from '~/components/users/user-form';
 import { getDb } from '~/db/db.server';
 import { storeUrl } from '~/domain/urls';
 import { requireStoreUser } from '~/http/access.server';
@@ -25,18 +25,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function StoreUserCreatePage() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<UserFormResult>();
-  return (
-    <UserForm
-      key={JSON.stringify(result?.values ?? null)}
-      title="新規ユーザー登録"
-      mode="create"
-      initial={result?.values ?? data.initial}
-      groups={data.groups}
-      companies={data.companies}
-      closeTo={storeUrl.sensorSettings(data.storeId, { tab: 'users' })}
-      fields={result?.fields}
-      banner={result?.banner}
-    />
-  );
+  return <UserFormPage title="新規ユーザー登録" mode="create" closeTo={storeUrl.sensorSettings(data.storeId, { tab: 'users' })} data={data} result={useActionData<UserFormResult>()} />;
 }

@@ -18,10 +18,11 @@ import {
   alertHistoryPageQuerySchema,
   alertHistoryRowView,
   defaultDateRange,
+  isStoppable,
   resolveCategory,
   sensorCategories,
 } from '~/domain/alert-history';
-import { listAlertHistory, listMenuSensors, resolvePageFilter } from '~/models/alert-history.server';
+import { findAlertRecord, listAlertHistory, listMenuSensors, resolvePageFilter } from '~/models/alert-history.server';
 import { requireStoreUser } from '~/http/access.server';
 import { stopActiveAlert } from '~/services/alert-stop.server';
 import { fieldErrors } from '~/http/api.server';
@@ -49,13 +50,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       categories: sensorCategories(sensors, viewer.language),
       selection: resolveCategory({ kind: null, equipmentIds: null }, sensors).selection,
       pageNo: 1,
-      stop: null,
+      stopRow: null,
       list: null,
     });
   }
   const query = parsed.data;
   const { sensors, selection, filter } = await resolvePageFilter(db, viewer, storeId, query);
   const page = await listAlertHistory(db, viewer, filter, { pageNo: query.pageNo, pageCount: ALERT_HISTORY_PAGE_SIZE });
+  const rows = page.records.map((record) => alertHistoryRowView(record, storeId, viewer.language));
+  // The stop dialog opened from the sensor pop-up or the graph: its row need not be on this page of the list.
+  const stopRecord = query.stop === null ? null : (page.records.find((record) => record.alertHistoryId === query.stop) ?? (await findAlertRecord(db, viewer, storeId, query.stop)));
+  const stopRow = stopRecord && isStoppable(stopRecord) ? alertHistoryRowView(stopRecord, storeId, viewer.language) : null;
   return json({
     storeId,
     errors: {} as Record<string, string>,
@@ -64,8 +69,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     categories: sensorCategories(sensors, viewer.language),
     selection,
     pageNo: query.pageNo,
-    stop: query.stop,
-    list: { allCount: page.allCount, rows: page.records.map((record) => alertHistoryRowView(record, storeId, viewer.language)) },
+    stopRow,
+    list: { allCount: page.allCount, rows },
   });
 }
 
@@ -98,7 +103,7 @@ export default function WarningHistoriesPage() {
   const list = data.list;
   const closeHref = `${location.pathname}${searchWith(searchParams, { stop: null })}`;
   const csvHref = storeUrl.alertHistoryCsv(data.storeId, searchWith(searchParams, { stop: null, page_no: null }));
-  const stopRow = data.stop !== null ? list?.rows.find((row) => row.id === data.stop && row.stoppable) : undefined;
+  const stopRow = data.stopRow;
   const failure = result && !result.ok ? result.message : null;
   return (
     <StorePage title="警報履歴" actions={<CsvDownloadButton href={csvHref} />}>

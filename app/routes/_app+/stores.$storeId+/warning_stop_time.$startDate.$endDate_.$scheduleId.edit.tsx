@@ -1,6 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, json, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
-import { useState } from 'react';
 import { AlertStopEditorForm } from '~/components/alert-stops/alert-stop-editor';
 import { PageError } from '~/components/page-error';
 import { FormPage } from '~/components/page-kit';
@@ -61,9 +60,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function AlertStopEditPage() {
   const { storeId, startDate, endDate, scheduleId, sensors, initial } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const [dirty, setDirty] = useState(false);
   return (
-    <FormPage title={scheduleId === null ? '警報停止時間登録' : '警報停止時間編集'} closeTo={storeUrl.alertStops(storeId, startDate, endDate)} dirty={dirty} narrow={false}>
+    <FormPage title={scheduleId === null ? '警報停止時間登録' : '警報停止時間編集'} closeTo={storeUrl.alertStops(storeId, startDate, endDate)} narrow={false}>
       <AlertStopEditorForm
         // A refused save shows what was sent (the server's copy, also without JavaScript).
         key={result?.at ?? 'initial'}
@@ -72,7 +70,6 @@ export default function AlertStopEditPage() {
         sensors={sensors}
         initial={result?.state ?? initial}
         serverFields={result?.fields ?? {}}
-        onDirty={setDirty}
       />
     </FormPage>
   );

@@ -35,12 +35,18 @@ describe('Inkbird IBS-TH2 / IBS-P01B ("tps")', () => {
     expect(decodeInkbird(inkbird('tps', { '0848': '000000c66e0d06' }))).toEqual({ format: 'inkbird-ibs-th2', temperature: 21.2, battery: 13 });
   });
 
-  it('does not guess between two valid frames (test_tps_multi_entry_dict_without_raw_bails)', () => {
+  it('does not guess between two valid frames when the source cannot say which is newest (test_tps_multi_entry_dict_without_raw_bails)', () => {
     const adv = inkbird('tps', { '0898': '00000007bc0008', '08c0': '00000026710008' });
     expect(explainAdvertisement(adv)).toEqual({
-      ok: false, code: 'malformed', reason: 'inkbird-ibs-th2: 2 valid Inkbird frames at once (stale BlueZ data?)',
+      ok: false, code: 'malformed', reason: 'inkbird-ibs-th2: 2 valid Inkbird frames at once and none known to be the newest (waiting for one that changes)',
     });
     expect(decodeInkbird(inkbird('tps', { '08c0': '00000026710008' }))).toMatchObject({ temperature: 22.4, battery: 0 });
+  });
+
+  it('takes the newest of several valid frames (BlueZ keeping older entries beside the current one)', () => {
+    const stale = { '0898': '00000007bc0008', '08c0': '00000026710008', '0848': '000000c66e0d06' };
+    expect(decodeInkbird({ ...inkbird('tps', stale), newestManufacturerKey: '0848' })).toEqual({ format: 'inkbird-ibs-th2', temperature: 21.2, battery: 13 });
+    expect(decodeInkbird({ ...inkbird('tps', stale), newestManufacturerKey: '08c0' })).toMatchObject({ temperature: 22.4 });
   });
 });
 

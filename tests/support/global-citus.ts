@@ -1,0 +1,9 @@
+import type { TestProject } from 'vitest/node';
+import { citusNodes, prepareCitusDatabase } from './citus-cluster';
+
+// The citus project's database: migrated and distributed on the cluster CITUS_NODES names
+// (scripts/test-citus.ts refuses to start without one).
+export default async function setup(project: TestProject) {
+  const url = await prepareCitusDatabase(citusNodes(), 'onreco_citus');
+  project.provide('databaseUrl', url);
+}
