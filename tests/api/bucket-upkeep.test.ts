@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fromJapan, toCompactDateTime } from '~/domain/japan-time';
-import { bucketAggregateSql, deleteMeasurements, insertMeasurementRows } from '~/models/measurement-buckets.server';
+import { deleteMeasurements, insertMeasurementRows } from '~/models/measurement-buckets.server';
 import { dropMonthsBefore, ensureMeasurementPartitions } from '~/models/measurement-partitions.server';
 import { ingestReadings } from '~/services/ingest.server';
 import { IngestWriter } from '~/services/ingest-writer.server';
+import { up as upDropTriggers } from '../../migrations/2026-11-28-81-buckets-without-triggers';
 import { createSensor, createStore } from '../fixtures/chain';
+import { bucketDifferences } from '../support/buckets';
 import { resetDb, testDb } from '../support/db';
 
 // The 10-minute buckets are kept by the writers of measurements, not by triggers (docs/decisions/283):
@@ -24,17 +26,7 @@ const reading = (serial_no: string, when: Date, temperature: number | null, erro
   serial_no, measured_at: toCompactDateTime(when), temperature, error, battery: 80, receive_sensitivity: -70,
 });
 
-const COLUMNS = sql`store_id, equipment_id, bucket, temperature_sum::numeric(12, 3), temperature_count, gap_count, value_count, value_tenths, value_min, min_at, value_max, max_at, mark_at, mark_temperature, mark_error`;
-
-/** Rows of the bucket table and of a count from the readings that differ, both ways, from `from` on. */
-async function differences(from = new Date(0)) {
-  const kept = sql`select ${COLUMNS} from measurement_buckets where bucket >= ${from}`;
-  const counted = sql`select ${COLUMNS} from (${sql.raw(bucketAggregateSql('measurements'))}) r(store_id, equipment_id, bucket, temperature_sum, temperature_count, gap_count, value_count, value_tenths, value_min, min_at, value_max, max_at, mark_at, mark_temperature, mark_error) where bucket >= ${from}`;
-  return {
-    onlyKept: (await sql`(${kept}) except (${counted})`.execute(db)).rows,
-    onlyCounted: (await sql`(${counted}) except (${kept})`.execute(db)).rows,
-  };
-}
+const differences = (from?: Date) => bucketDifferences(db, { from });
 
 async function bucketOf(equipmentId: number, bucket: Date) {
   return db
@@ -96,6 +88,23 @@ describe('the 10-minute buckets kept by their writers', () => {
     expect(await db.selectFrom('measurements').select('measured_at').where('measured_at', '<', fromJapan(2001, 2, 1)).execute()).toEqual([]);
     expect(await db.selectFrom('measurement_buckets').selectAll().where('bucket', '<', fromJapan(2001, 2, 1)).orderBy('bucket').execute()).toEqual(januaryBuckets);
     expect(await differences(fromJapan(2001, 2, 1))).toEqual({ onlyKept: [], onlyCounted: [] });
+  });
+
+  it('are counted again from the readings by the migration that drops the triggers, older buckets kept', async () => {
+    await createStore(db, 'S001');
+    const fridge = await createSensor(db, 'S001', FRIDGE);
+    // A bucket whose readings retention dropped, readings stored without their buckets, and a wrong bucket.
+    await insertMeasurementRows(db, [{ store_id: 'S001', equipment_id: fridge, measured_at: fromJapan(2000, 12, 1, 9, 0), temperature: 3, error: false }]);
+    await sql`delete from measurements where measured_at < ${fromJapan(2001, 1, 1)}`.execute(db);
+    await sql`insert into measurements (store_id, equipment_id, measured_at, temperature, error)
+      values ('S001', ${fridge}, ${at(0)}, 4.2, false), ('S001', ${fridge}, ${at(1)}, null, true), ('S001', ${fridge}, ${at(30)}, 5.5, false)`.execute(db);
+    await insertMeasurementRows(db, [{ store_id: 'S001', equipment_id: fridge, measured_at: at(2), temperature: 4.4, error: false }]);
+    await db.updateTable('measurement_buckets').set({ value_count: 9 }).where('bucket', '=', at(0)).execute();
+    expect((await differences(fromJapan(2001, 1, 1))).onlyCounted).toHaveLength(2);
+
+    await upDropTriggers(db);
+    expect(await differences(fromJapan(2001, 1, 1))).toEqual({ onlyKept: [], onlyCounted: [] });
+    expect(await bucketOf(fridge, fromJapan(2000, 12, 1, 9, 0))).toEqual({ value_count: 1, gap_count: 0, value_tenths: 30 });
   });
 
   it('are no longer kept by a trigger on measurements', async () => {
