@@ -43,32 +43,15 @@ export function bucketAggregateSql(source: string): string {
   ) g`;
 }
 
-/** The new readings hold the bucket's lowest (highest) value, the earliest of equal ones as a recount would. */
-const earlier = (end: 'min' | 'max', beyond: '<' | '>') =>
-  `excluded.value_${end} ${beyond} b.value_${end} or b.value_${end} is null or (excluded.value_${end} = b.value_${end} and excluded.${end}_at < b.${end}_at)`;
-/** Counts and sums: a bucket's new readings add to them. */
-const ADDED = ['temperature_sum', 'temperature_count', 'gap_count', 'value_count', 'value_tenths'];
-/** The reading at the bucket's mark: the latest one wins. */
-const MARK = ['mark_at', 'mark_temperature', 'mark_error'];
-const NEWER_MARK = `excluded.mark_at > b.mark_at or b.mark_at is null`;
-
 /**
- * One upsert that adds the readings of `source` (new readings only: a reading counted twice
- * stays counted twice) to their buckets, in key order so that writers lock bucket rows alike.
- * Plain text, so that the ingest floor's bare node-pg server (tests/bench) runs the same statement.
+ * A statement that counts the readings of `source` (as `n`) and merges them (new readings only: a reading counted twice
+ * stays counted twice) into their buckets through `measurement_buckets_merge` (migration
+ * 2026-11-28-81: sums and counts added, the extremes the earliest of equal values, the mark the
+ * latest reading of the bucket's minute). Plain text, so that the ingest floor's bare node-pg
+ * server (tests/bench) runs the same merge.
  */
 export function mergeIntoBucketsSql(source: string): string {
-  return `
-  insert into measurement_buckets as b (${COLUMNS})
-  ${bucketAggregateSql(source)}
-  order by 1, 2, 3
-  on conflict (store_id, equipment_id, bucket) do update
-    set ${ADDED.map((column) => `${column} = b.${column} + excluded.${column}`).join(', ')},
-        value_min = least(b.value_min, excluded.value_min),
-        min_at = case when ${earlier('min', '<')} then excluded.min_at else b.min_at end,
-        value_max = greatest(b.value_max, excluded.value_max),
-        max_at = case when ${earlier('max', '>')} then excluded.max_at else b.max_at end,
-        ${MARK.map((column) => `${column} = case when ${NEWER_MARK} then excluded.${column} else b.${column} end`).join(', ')}`;
+  return `select count(*)::int as n, measurement_buckets_merge(array_agg(store_id), array_agg(equipment_id), array_agg(measured_at), array_agg(temperature), array_agg(error)) as merged from ${source}`;
 }
 
 /** A reading newly stored, as its bucket needs it. */
@@ -86,27 +69,20 @@ export interface BucketReading {
 export async function addToBuckets(trx: Db, stores: readonly { storeId: string; readings: readonly BucketReading[] }[]): Promise<void> {
   const storeIds: string[] = [];
   const equipmentIds: number[] = [];
-  const epochs: number[] = [];
+  const measuredAt: Date[] = [];
   const temperatures: (number | null)[] = [];
   const errors: boolean[] = [];
   for (const { storeId, readings } of stores) {
     for (const reading of readings) {
       storeIds.push(storeId);
       equipmentIds.push(reading.equipmentId);
-      epochs.push(reading.measuredAt.getTime() / 1000);
+      measuredAt.push(reading.measuredAt);
       temperatures.push(reading.temperature);
       errors.push(reading.error);
     }
   }
   if (storeIds.length === 0) return;
-  // The same column types as the insert's (real temperatures, times from epoch seconds), so a bucket equals a recount.
-  await sql`
-    with r as (
-      select store_id, equipment_id, to_timestamp(epoch) as measured_at, temperature, error
-      from unnest(${storeIds}::text[], ${equipmentIds}::int[], ${epochs}::float8[], ${temperatures}::real[], ${errors}::boolean[])
-        as r(store_id, equipment_id, epoch, temperature, error)
-    )
-    ${sql.raw(mergeIntoBucketsSql('r'))}`.execute(trx);
+  await sql`select measurement_buckets_merge(${storeIds}::text[], ${equipmentIds}::int[], ${measuredAt}::timestamptz[], ${temperatures}::real[], ${errors}::boolean[])`.execute(trx);
 }
 
 /**
@@ -115,9 +91,7 @@ export async function addToBuckets(trx: Db, stores: readonly { storeId: string; 
  * NOTHING where they can happen). Returns the number of readings inserted.
  */
 export async function insertMeasurementsWithBuckets(db: Db, insert: Expression<unknown> | Compilable): Promise<number> {
-  const { rows } = await sql<{ n: number }>`
-    with stored as (${insert}), merged as (${sql.raw(mergeIntoBucketsSql('stored'))})
-    select count(*)::int as n from stored`.execute(db);
+  const { rows } = await sql<{ n: number }>`with stored as (${insert}) ${sql.raw(mergeIntoBucketsSql('stored'))}`.execute(db);
   return rows[0].n;
 }
 

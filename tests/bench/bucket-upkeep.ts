@@ -1,7 +1,7 @@
 // What keeping the 10-minute buckets costs PostgreSQL per 20-reading post (docs/decisions/283):
 // batches of POSTS posts (one store each, 20 sensors, one minute), each post's insert as ingest
 // runs it (insertMeasurements), in one transaction per batch, with
-//   trigger  the statement trigger of before (its body is the same merge), fired by every post's insert;
+//   trigger  a statement trigger (calling the same merge) fired by every post's insert, as before;
 //   batch    one upsert of the batch's stored readings after its last post (addToBuckets), as now;
 //   none     no buckets at all (the insert's own cost).
 // CPU of the one backend (from /proc), modes interleaved round by round so the machine's load hits
@@ -33,7 +33,7 @@ runBench('onreco_bench_bucket_upkeep', async ({ db }) => {
   await sql.raw(`
     create function bench_buckets_add() returns trigger language plpgsql as $$
     begin
-      ${mergeIntoBucketsSql('new_rows')};
+      perform merged from (${mergeIntoBucketsSql('new_rows')}) m;
       return null;
     end $$`).execute(db);
   await sql`create trigger bench_buckets_insert after insert on measurements referencing new table as new_rows for each statement execute function bench_buckets_add()`.execute(db);

@@ -19,8 +19,7 @@ const INSERT = {
   text: `with stored as (
       insert into measurements (store_id, equipment_id, measured_at, temperature, error, battery, receive_sensitivity) values ${placeholders}
       on conflict do nothing returning ${BUCKET_INPUT.join(', ')}
-    ), merged as (${mergeIntoBucketsSql('stored')})
-    select count(*)::int as n from stored`,
+    ) ${mergeIntoBucketsSql('stored')}`,
 };
 
 interface Reading { serial_no: string; measured_at: string; temperature: number | null; error: boolean; battery: number; receive_sensitivity: number }
