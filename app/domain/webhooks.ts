@@ -60,6 +60,38 @@ export const WEBHOOK_MESSAGES = {
   formatInvalid: '形式を選択してください。',
 } as const;
 
+/** The console's Webhook送信先 screen: its texts in one place. */
+export const WEBHOOK_SCREEN = {
+  title: 'Webhook送信先',
+  formTitle: '送信先の登録',
+  name: '名前',
+  url: 'URL',
+  format: '形式',
+  register: '登録',
+  created: '送信先を登録しました。シークレットは今だけ表示されます。受信側の署名確認に設定してください。',
+  secret: 'シークレット',
+  deleted: '送信先を削除しました。',
+  retried: '再送を予約しました。まもなく送信されます。',
+  failed: '処理できませんでした。画面を更新してやり直してください。',
+  listTitle: '登録済みの送信先',
+  noEndpoints: '送信先は登録されていません。',
+  createdAt: '登録日時',
+  remove: '削除',
+  removeConfirm: 'この送信先を削除しますか？未送信の送信も削除されます。',
+  deadTitle: '送信失敗（再送停止）',
+  noDead: '再送を停止した送信はありません。',
+  deadNote: `再送を${WEBHOOK_RETRY_DELAYS_S.length + 1}回試みても届かなかった送信です。`,
+  endpoint: '送信先',
+  store: '店舗ID',
+  alert: '警報',
+  event: '種別',
+  attempts: '試行回数',
+  lastError: '最後の応答',
+  queuedAt: '作成日時',
+  retryNow: '今すぐ再送',
+  events: { 'alert.opened': '発生', 'alert.recovered': '復旧' } as Record<string, string>,
+} as const;
+
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** https anywhere; plain http only to this machine (tests, a local relay). */
@@ -119,6 +151,10 @@ export interface WebhookDelivery {
   deliveredAt: Date | null;
   createdAt: Date;
 }
+
+/** The screen's views: dates as Japan-time text. */
+export type WebhookEndpointView = Omit<WebhookEndpoint, 'createdAt'> & { createdAt: string };
+export type WebhookDeadLetterView = Pick<WebhookDelivery, 'deliveryId' | 'endpointName' | 'storeId' | 'alertHistoryId' | 'event' | 'attempts' | 'lastError'> & { createdAt: string };
 
 // ---- the bodies ------------------------------------------------------------------------------
 
