@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod';
 import { Form, useNavigation } from '@remix-run/react';
+import { useStackedTable } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
 import { WEBHOOK_FORMAT_CODES, WEBHOOK_FORMATS, WEBHOOK_SCREEN, type WebhookDeadLetterView, WebhookEndpointCreateSchema, type WebhookEndpointView } from '~/domain/webhooks';
 
@@ -56,13 +57,14 @@ export function WebhookEndpointForm({ lastResult, secret, message, failed }: { l
 }
 
 export function WebhookEndpointList({ endpoints }: { endpoints: WebhookEndpointView[] }) {
+  const stack = useStackedTable();
   return (
     <section className="card mt-6 overflow-x-auto" aria-label={WEBHOOK_SCREEN.listTitle}>
       <h2 className="border-b border-slate-200 px-4 py-3 text-base font-semibold">{WEBHOOK_SCREEN.listTitle}</h2>
       {endpoints.length === 0 ? (
         <p className="px-4 py-3 text-sm text-slate-500">{WEBHOOK_SCREEN.noEndpoints}</p>
       ) : (
-        <table className="w-full text-sm">
+        <table ref={stack} className="table-stack w-full text-sm">
           <thead>
             <tr className="text-left text-slate-500">
               <th className="px-4 py-2">ID</th>
@@ -98,6 +100,7 @@ export function WebhookEndpointList({ endpoints }: { endpoints: WebhookEndpointV
 }
 
 export function WebhookDeadLetters({ deliveries }: { deliveries: WebhookDeadLetterView[] }) {
+  const stack = useStackedTable();
   return (
     <section className="card mt-6 overflow-x-auto" aria-label={WEBHOOK_SCREEN.deadTitle}>
       <div className="border-b border-slate-200 px-4 py-3">
@@ -107,7 +110,7 @@ export function WebhookDeadLetters({ deliveries }: { deliveries: WebhookDeadLett
       {deliveries.length === 0 ? (
         <p className="px-4 py-3 text-sm text-slate-500">{WEBHOOK_SCREEN.noDead}</p>
       ) : (
-        <table className="w-full text-sm">
+        <table ref={stack} className="table-stack w-full text-sm">
           <thead>
             <tr className="text-left text-slate-500">
               <th className="px-4 py-2">{WEBHOOK_SCREEN.endpoint}</th>
