@@ -76,6 +76,8 @@ export const TABLES: Readonly<Record<string, TableDistribution>> = {
   notices: coordinator('a few notices, shown by the console on the coordinator'),
   job_runs: coordinator('the worker\'s claim of each periodic tick, one row per job and tick: no store in it'),
   mail_outbox: coordinator('one queue swept in send_after order across all stores by the worker; store_id is null for mail of no store'),
+  webhook_endpoints: coordinator('a few endpoints of the chain with their signing secrets, written by administrators, read by the webhook worker'),
+  webhook_deliveries: coordinator('the webhook outbox: one queue swept in next_attempt_at order across all stores by the worker, as mail_outbox is'),
   audit_log: coordinator('one hash chain in one order (decision 130): it cannot be split by store'),
   audit_chain_head: coordinator('the audit chain\'s head, locked by each append'),
   audit_checkpoint: coordinator('the audit walk\'s checkpoint'),

@@ -267,6 +267,39 @@ export interface AlertEscalationTable {
   user_ids: number[];
 }
 
+export interface WebhookEndpointTable {
+  endpoint_id: Identity;
+  endpoint_name: string;
+  url: string;
+  /** WebhookFormat (app/domain/webhooks.ts). */
+  format: string;
+  /** The HMAC key, kept as is: signing needs it (shown once, when created). */
+  secret: string;
+  created_at: CreatedAt;
+  created_by: number | null;
+}
+
+export interface WebhookDeliveryTable {
+  delivery_id: ColumnType<number, never, never>;
+  endpoint_id: number;
+  store_id: string;
+  alert_history_id: number;
+  /** WebhookEvent (app/domain/webhooks.ts). */
+  event: string;
+  step_no: number | null;
+  idempotency_key: string;
+  /** The request body, rendered once when queued: every retry sends the same bytes. */
+  body: string;
+  /** WebhookDeliveryState (app/domain/webhooks.ts). */
+  state: Generated<string>;
+  attempts: Generated<number>;
+  next_attempt_at: CreatedAt;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 export interface CorrectiveActionTable {
   action_id: Identity;
   equipmentkind_id: number | null;
@@ -450,6 +483,8 @@ export interface Database {
   regular_reports: RegularReportTable;
   report_history: ReportHistoryTable;
   mail_outbox: MailOutboxTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
   audit_log: AuditLogTable;
   audit_chain_head: AuditChainHeadTable;
   request_limits: RequestLimitTable;

@@ -78,6 +78,9 @@ export const AUDIT_ACTION_LABELS = {
   'alert_schedule.delete': '警報停止時間削除',
   'escalation_policy.save': 'エスカレーション設定の保存',
   'escalation_policy.delete': 'エスカレーション設定の削除',
+  'webhook_endpoint.create': 'Webhook送信先の登録',
+  'webhook_endpoint.delete': 'Webhook送信先の削除',
+  'webhook_delivery.retry': 'Webhook送信の再送',
   'haccp_record.sign': 'HACCP記録の確認・署名',
   'user.create': 'ユーザー登録',
   'user.update': 'ユーザー情報変更',
@@ -107,6 +110,8 @@ export const AUDIT_TARGET_LABELS: Record<string, string> = {
   ...AUDIT_KINDS,
   regular_report: '定期レポート設定',
   escalation_policy: 'エスカレーション設定',
+  webhook_endpoint: 'Webhook送信先',
+  webhook_delivery: 'Webhook送信',
   haccp_signoff: 'HACCP記録',
 };
 

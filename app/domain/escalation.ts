@@ -23,6 +23,8 @@ export const EscalationStepSchema = z.strictObject({
   /** The store's own staff: users of store-user (101) groups linked to the store. */
   store_staff: z.boolean().default(false),
   channels: z.array(z.enum(ESCALATION_CHANNELS)).min(1, 'a step needs at least one channel').max(ESCALATION_CHANNELS.length).default(['mail']),
+  /** The chain's webhook endpoints this step posts to (with the webhook channel). */
+  webhook_ids: z.array(id).max(20).default([]),
 });
 
 export type EscalationStepInput = z.input<typeof EscalationStepSchema>;
@@ -36,7 +38,9 @@ const StepsSchema = z
     if (steps[0] && steps[0].delay_minutes !== 0) ctx.addIssue({ code: 'custom', path: [0, 'delay_minutes'], message: 'the first step fires when the alert opens (delay_minutes 0)' });
     steps.forEach((step, index) => {
       if (index > 0 && step.delay_minutes <= steps[index - 1].delay_minutes) ctx.addIssue({ code: 'custom', path: [index, 'delay_minutes'], message: 'each step comes later than the one before' });
-      if (step.usergroup_ids.length === 0 && step.user_ids.length === 0 && !step.store_staff) ctx.addIssue({ code: 'custom', path: [index, 'user_ids'], message: 'a step tells someone: user groups, users or the store staff' });
+      const webhooks = step.channels.includes('webhook') && step.webhook_ids.length > 0;
+      if (step.usergroup_ids.length === 0 && step.user_ids.length === 0 && !step.store_staff && !webhooks) ctx.addIssue({ code: 'custom', path: [index, 'user_ids'], message: 'a step tells someone: user groups, users, the store staff or webhook endpoints' });
+      if (step.webhook_ids.length > 0 && !step.channels.includes('webhook')) ctx.addIssue({ code: 'custom', path: [index, 'channels'], message: 'webhook_ids need the webhook channel' });
     });
   });
 

@@ -95,6 +95,7 @@ export const HEADER_MENUS: readonly MenuSection[] = [
       { key: 'storegroups', label: '店舗グループ', to: appUrl.storegroupMaster },
       { key: 'usergroups', label: 'ユーザーグループ', to: appUrl.usergroupMaster },
       { key: 'auditLog', label: '監査ログ', to: appUrl.auditLog, permission: 'auditLog' },
+      { key: 'webhooks', label: 'Webhook送信先', to: appUrl.webhooks },
     ],
   },
   {

@@ -56,6 +56,14 @@ export function sensorGraphUrl(storeId: string, equipmentId: number, day: string
   return storeUrl.graphs(storeId, { equipment_id: equipmentId, start_date: day });
 }
 
+/**
+ * Where a notification's reader acknowledges an alert (webhooks' acknowledge_url): the store's
+ * alert history, the alert named; the one place to change when the phone's alert page lands.
+ */
+export function alertAcknowledgeUrl(storeId: string, alertHistoryId: number): string {
+  return storeUrl.alertHistory(storeId, { alert_history_id: alertHistoryId });
+}
+
 /** The pages outside a store. */
 export const appUrl = {
   dashboard: '/dashboard',
@@ -74,6 +82,7 @@ export const appUrl = {
   usergroupMaster: '/usergroup/master',
   auditLog: '/audit_logs',
   gatewayList: '/gateways',
+  webhooks: '/webhooks',
   userCreate: '/user/master/create',
   userEdit: (userId: number) => `/user/master/${userId}/edit`,
 } as const;

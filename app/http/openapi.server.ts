@@ -1,6 +1,7 @@
 import { extendZodWithOpenApi, OpenApiGeneratorV31, OpenAPIRegistry, type ResponseConfig, type RouteConfig, type ZodContentObject } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { API_AREAS, ApiErrorSchema, type ApiCall, type BodyEncoding, errorAnswersOf, type Schema } from '~/domain/api';
+import { WEBHOOK_SIGNING_DESCRIPTION, WebhookPayloadSchema } from '~/domain/api/webhooks';
 
 // The OpenAPI 3.1 description of /on-reco, generated from the API registry (app/domain/api/),
 // served at GET /on-reco/openapi.json. Each call's access is in x-onreco-access and its
@@ -67,12 +68,34 @@ function routeOf(call: ApiCall, area: string, errorSchema: Schema): RouteConfig 
   };
 }
 
+/** What On-Reco posts to a webhook endpoint of format json (OpenAPI 3.1 webhooks; docs/webhooks.md). */
+function alertWebhook(): RouteConfig {
+  return {
+    method: 'post',
+    path: 'alert',
+    summary: 'An alert opened (an escalation step fired) or recovered, posted to a webhook endpoint',
+    description: `${WEBHOOK_SIGNING_DESCRIPTION} Formats slack, teams and lineworks post those tools' incoming-webhook message shapes instead of this body, with the same headers.`,
+    tags: ['webhooks'],
+    request: {
+      headers: z.object({
+        'X-OnReco-Timestamp': z.string().openapi({ description: 'Unix seconds when this try was sent.' }),
+        'X-OnReco-Signature': z.string().openapi({ description: 'v1=<hex HMAC-SHA256(secret, timestamp + "." + body)>' }),
+        'Idempotency-Key': z.string().openapi({ description: 'The delivery\'s key: the same on every retry.' }),
+        'X-OnReco-Event': z.string().openapi({ description: 'alert.opened or alert.recovered' }),
+      }),
+      body: { required: true, content: { 'application/json': { schema: WebhookPayloadSchema } } },
+    },
+    responses: { 200: { description: 'Any 2xx is delivered; anything else (or no answer in 10 s) is retried with backoff.' } },
+  };
+}
+
 /** The whole description, from the registry. */
 export function openApiDocument() {
   const registry = new OpenAPIRegistry();
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, scheme);
   const errorSchema = registry.register('ApiError', ApiErrorSchema);
   for (const [area, calls] of Object.entries(API_AREAS)) for (const call of calls) registry.registerPath(routeOf(call, area, errorSchema));
+  registry.registerWebhook(alertWebhook());
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: { title: 'On-Reco API', version: '1', description: 'Temperature monitoring for retail chains: the /on-reco calls of the console, the gateway and the CLI. Dates in YYYYMMDD… are Japan time.' },

@@ -17,6 +17,7 @@ import { auditChainJob } from './audit-chain.server';
 import { measurementRetentionJob } from './retention.server';
 import { jobRunsCleanupJob } from './job-runs-cleanup.server';
 import { escalationJob } from './escalation.server';
+import { webhookOutboxJob } from './webhook-outbox.server';
 
 // The worker process's runner (scripts/worker.ts starts it): each job on its cron schedule.
 
@@ -24,7 +25,7 @@ const log = logger.child({ module: 'worker' });
 
 export const JOBS: readonly Job[] = [
   measurementPartitionsJob, pinExpiryJob, noCommunicationJob, mailOutboxJob, requestLimitsJob, regularReportsJob, reportJobsJob, gatewayHealthPurgeJob, auditChainJob,
-  measurementRetentionJob, jobRunsCleanupJob, escalationJob,
+  measurementRetentionJob, jobRunsCleanupJob, escalationJob, webhookOutboxJob,
 ];
 
 /**

@@ -15,6 +15,9 @@ import { type StoreConnectionChange, type StoreLock, lockStore, refreshStoreStat
 import { type AlertRecipient, listAlertRecipients } from '~/models/users.server';
 import { policyFor } from '~/domain/escalation';
 import { listStorePolicies, toldRecipients } from '~/models/escalation.server';
+import { WEBHOOK_EVENTS } from '~/domain/webhooks';
+import { endpointsToldAbout } from '~/models/webhooks.server';
+import { queueWebhookDeliveries } from './webhooks.server';
 
 /** Whoever a step told hears of the recovery too, whatever their own alert filter. */
 const toldAboutEverything = (recipient: AlertRecipient): AlertRecipient => ({ ...recipient, alertFilter: 0 });
@@ -86,8 +89,25 @@ export async function persistDecision(trx: Db, decision: StoreDecision, now: Dat
     const told = await toldRecipients(trx, storeId, escalated.filter((change) => change.transition.type !== 'open').map((change) => change.historyId));
     const recipientsOf = (change: (typeof notified)[number]) => (escalated.includes(change) ? (told.get(change.historyId) ?? []).map(toldAboutEverything) : recipients);
     await enqueueMails(trx, notified.flatMap((change) => mailsOf(decision.store, { ...change, openedAt: openedAt.get(change.historyId) ?? null }, recipientsOf(change))));
+    await queueRecoveryWebhooks(trx, decision.store, escalated.filter((change) => change.transition.type === 'recover').map((change) => ({ ...change, openedAt: openedAt.get(change.historyId) ?? null })), now);
   }
   await refreshStoreStatus(trx, storeId, decision.connection);
+}
+
+/** A recovery goes to every webhook endpoint a step posted the alert's opening to (decision 285). */
+async function queueRecoveryWebhooks(trx: Db, store: StoreDecision['store'], recovered: (Change & { historyId: number; openedAt: Date | null })[], now: Date): Promise<void> {
+  if (recovered.length === 0) return;
+  const told = await endpointsToldAbout(trx, store.storeId, recovered.map((change) => change.historyId), WEBHOOK_EVENTS.open);
+  for (const { equipmentName, transition, historyId, openedAt } of recovered) {
+    const endpointIds = told.get(historyId) ?? [];
+    if (endpointIds.length === 0) continue;
+    await queueWebhookDeliveries(
+      trx,
+      endpointIds,
+      { event: WEBHOOK_EVENTS.recover, storeId: store.storeId, storeName: store.storeName, alertHistoryId: historyId, equipmentId: transition.equipmentId, equipmentName, code: transition.code, value: transition.temperature, simulatedValue: transition.simulatedTemperature, openedAt: openedAt ?? transition.at, recoveredAt: transition.at, stepNo: null },
+      now,
+    );
+  }
 }
 
 interface Change {

@@ -3,15 +3,17 @@ import type { EscalationPolicySave } from '~/domain/escalation';
 import { audit } from '~/models/audit.server';
 import { deleteEscalationPolicy, getEscalationPolicy, policyScopeExists, saveEscalationPolicy } from '~/models/escalation.server';
 import type { Viewer } from '~/models/users.server';
+import { missingWebhookEndpoints } from '~/models/webhooks.server';
 
 // Administration of escalation policies: each change in one transaction with its audit row
 // (before and after), as the other masters are.
 
 export const POLICY_AUDIT_ACTION = { save: 'escalation_policy.save', delete: 'escalation_policy.delete' } as const;
 
-export async function storeEscalationPolicy(db: Db, viewer: Viewer, input: EscalationPolicySave, now: Date): Promise<{ policyId: number; created: boolean } | 'no-scope' | 'not-found'> {
+export async function storeEscalationPolicy(db: Db, viewer: Viewer, input: EscalationPolicySave, now: Date): Promise<{ policyId: number; created: boolean } | 'no-scope' | 'no-webhook' | 'not-found'> {
   return db.transaction().execute(async (trx) => {
     if (!(await policyScopeExists(trx, { storegroupId: input.storegroup_id, storeId: input.store_id }))) return 'no-scope';
+    if ((await missingWebhookEndpoints(trx, input.steps.flatMap((step) => step.webhook_ids))).length > 0) return 'no-webhook';
     const before = input.policy_id === null ? null : await getEscalationPolicy(trx, input.policy_id);
     if (input.policy_id !== null && !before) return 'not-found';
     const policyId = await saveEscalationPolicy(trx, input, now);

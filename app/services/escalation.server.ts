@@ -9,6 +9,8 @@ import { getEnv } from '~/env.server';
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
 import { type EscalationCandidate, listEscalationCandidates, listStorePolicies, lockUnacknowledgedAlert, recordFiredStep, stepRecipients } from '~/models/escalation.server';
 import { type QueuedMail, enqueueMails } from '~/models/outbox.server';
+import { WEBHOOK_EVENTS } from '~/domain/webhooks';
+import { queueWebhookDeliveries, type WebhookAlert } from './webhooks.server';
 import type { AlertRecipient } from '~/models/users.server';
 
 // Fires the escalation steps that are due (docs/decisions/236-escalation.md). Each step of each
@@ -49,8 +51,14 @@ async function fireStep(db: Db, policy: EscalationPolicy, alert: EscalationCandi
     const recorded = await recordFiredStep(trx, { storeId: alert.storeId, alertHistoryId: alert.alertHistoryId, stepNo, userIds: recipients.map((r) => r.userId), at: now });
     if (!recorded) return false;
     if (step.channels.includes('mail')) await enqueueMails(trx, escalationMails(alert, recipients));
+    if (step.channels.includes('webhook')) await queueWebhookDeliveries(trx, step.webhook_ids, webhookAlertOf(alert, stepNo), now);
     return true;
   });
+}
+
+function webhookAlertOf(alert: EscalationCandidate, stepNo: number): WebhookAlert {
+  const { storeId, storeName, alertHistoryId, equipmentId, equipmentName, code } = alert;
+  return { event: WEBHOOK_EVENTS.open, storeId, storeName, alertHistoryId, equipmentId, equipmentName, code, value: alert.temperature, simulatedValue: alert.simulatedTemperature, openedAt: alert.startedAt, recoveredAt: null, stepNo };
 }
 
 /** The opening mail, to each address of each person the step reaches. */

@@ -66,7 +66,8 @@ describe('/metrics', () => {
     await recordWorkerBeat(db, { worker: 'h:2:reports', lane: 'reports', startedAt: now, now });
     const text = await scrape();
     expect(sample(text, 'onreco_worker_starts_24h{lane="reports"}')).toBe(2);
-    expect(sample(text, 'onreco_worker_heartbeat_age_seconds{lane="reports"}')).toBeLessThan(5);
+    // The newest beat's age (the other is 40 s old), with room for a loaded machine's scrape.
+    expect(sample(text, 'onreco_worker_heartbeat_age_seconds{lane="reports"}')).toBeLessThan(30);
   });
 
   it('reports job ticks from the job runs', async () => {

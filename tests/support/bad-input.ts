@@ -49,6 +49,9 @@ export interface SweepWorld {
   alertHistoryId: number;
   /** An escalation policy, for the delete example. */
   escalationPolicyId: number;
+  /** A webhook endpoint for the delete example, and a dead delivery (to another endpoint) for the retry example. */
+  webhookEndpointId: number;
+  webhookDeliveryId: number;
   diagramId: number;
   /** An alert-stop schedule of the store (a day long past). */
   alertScheduleId: number;
@@ -108,6 +111,19 @@ export async function buildSweepWorld(db: Db): Promise<SweepWorld> {
     .values({ policy_name: '削除用', storegroup_id: 'G01', store_id: null, alert_codes: ['OE00000001'], steps: JSON.stringify([{ delay_minutes: 0, store_staff: true, channels: ['mail'] }]) })
     .returning('policy_id')
     .executeTakeFirstOrThrow();
+  const [{ endpoint_id: webhookEndpointId }, { endpoint_id: deliveredTo }] = await db
+    .insertInto('webhook_endpoints')
+    .values([
+      { endpoint_name: '削除用', url: 'https://hooks.example.com/delete', format: 'json', secret: 'whsec_delete' },
+      { endpoint_name: '再送用', url: 'https://hooks.example.com/retry', format: 'slack', secret: 'whsec_retry' },
+    ])
+    .returning('endpoint_id')
+    .execute();
+  const { delivery_id: webhookDeliveryId } = await db
+    .insertInto('webhook_deliveries')
+    .values({ endpoint_id: deliveredTo, store_id: storeId, alert_history_id: Number(alertHistoryId), event: 'alert.opened', step_no: 0, idempotency_key: '00000000-0000-4000-8000-000000000001', body: '{}', state: 'dead', attempts: 9, last_error: 'HTTP 500' })
+    .returning('delivery_id')
+    .executeTakeFirstOrThrow();
   const period = { start_time: new Date(), end_time: new Date(), report_type: 3, output_format: 2 };
   const { setting_no: settingNo } = await db
     .insertInto('regular_reports')
@@ -119,7 +135,7 @@ export async function buildSweepWorld(db: Db): Promise<SweepWorld> {
     .values({ store_id: storeId, setting_no: settingNo, file_name: 'daily', state: 'done', content_type: 'text/csv; charset=utf-8', content: Buffer.from('\uFEFF日時\r\n'), ...period })
     .returning('history_no')
     .executeTakeFirstOrThrow();
-  return { adminLogin, adminToken, gatewayToken, storeId, gatewayInfo: `GW-${storeId}`, pin, userId, usergroupId, storeUsergroupId, equipmentId, readingAt, alertId, alertHistoryId: Number(alertHistoryId), escalationPolicyId, diagramId: diagram.diagram_id, alertScheduleId: schedule.schedule_id, settingNo, historyNo };
+  return { adminLogin, adminToken, gatewayToken, storeId, gatewayInfo: `GW-${storeId}`, pin, userId, usergroupId, storeUsergroupId, equipmentId, readingAt, alertId, alertHistoryId: Number(alertHistoryId), escalationPolicyId, webhookEndpointId, webhookDeliveryId: Number(webhookDeliveryId), diagramId: diagram.diagram_id, alertScheduleId: schedule.schedule_id, settingNo, historyNo };
 }
 
 type Example = Record<string, unknown>;
@@ -194,6 +210,10 @@ export function validExamples(w: SweepWorld): Readonly<Record<string, Example>> 
     deleteAlertSchedule: { store_id: w.storeId, schedule_id: w.alertScheduleId },
     saveEscalationPolicy: { policy_id: null, policy_name: '東京 温度', storegroup_id: 'G01', store_id: null, alert_codes: ['OE00000001'], steps: [{ delay_minutes: 0, store_staff: true, channels: ['mail'] }, { delay_minutes: 15, user_ids: [w.userId], channels: ['mail'] }] },
     deleteEscalationPolicy: { policy_id: w.escalationPolicyId },
+    createWebhookEndpoint: { endpoint_name: '本部 Slack', url: 'https://hooks.slack.com/services/T000/B000/XXXX', format: 'slack' },
+    deleteWebhookEndpoint: { endpoint_id: w.webhookEndpointId },
+    listWebhookDeliveries: { state: 'dead', limit: 50 },
+    retryWebhookDelivery: { delivery_id: w.webhookDeliveryId },
     acknowledgeAlert: { store_id: w.storeId, alert_history_id: w.alertHistoryId, corrective_action: '扉の閉め忘れを直した', note: '確認済み' },
     postReadings: { readings: [{ serial_no: SERIAL, measured_at: toCompactDateTime(new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000)), temperature: 14.5, error: false, battery: 80, receive_sensitivity: -70 }], buffer_overflow: false },
     listAudit: { from: toCompactDate(dayAgo), to: toCompactDate(today), user_id: w.userId, store_id: w.storeId, kind: 'store', page_no: 1, page_count: 20 },

@@ -24,12 +24,12 @@ export const listEscalationPolicies = defineCall('listEscalationPolicies', 'GET 
 export const saveEscalationPolicy = defineCall('saveEscalationPolicy', 'POST /on-reco/v1/escalation_policy', {
   summary: 'Create (policy_id null) or replace an escalation policy',
   description:
-    'A policy belongs to a store group (storegroup_id) or, as its override, to one store (store_id), and covers the alert codes listed. Steps are ordered: the first fires when the alert opens (delay_minutes 0), each later one delay_minutes after the opening, while the alert is open, unacknowledged and outside alert-stop windows. Each step names user groups, users and/or the store staff (store-user groups of the store), and its channels. Audited.',
+    'A policy belongs to a store group (storegroup_id) or, as its override, to one store (store_id), and covers the alert codes listed. Steps are ordered: the first fires when the alert opens (delay_minutes 0), each later one delay_minutes after the opening, while the alert is open, unacknowledged and outside alert-stop windows. Each step names user groups, users and/or the store staff (store-user groups of the store), its channels, and with the webhook channel the webhook endpoints it posts to (webhook_ids; see /v1/webhook_endpoint). Audited.',
   access: systemMenu,
   input: body(EscalationPolicySaveSchema, { maxBytes: 64 * 1024 }),
   answer: jsonAnswer(z.strictObject({ policy_id: z.number().int() }), '201 when created, 200 when replaced.', [201, 200]),
   errors: [
-    { status: 400, error: 'invalid_request', when: 'the store group or store does not exist (storegroup_id / store_id)' },
+    { status: 400, error: 'invalid_request', when: 'the store group or store does not exist (storegroup_id / store_id), or a step\'s webhook_ids names no webhook endpoint' },
     { status: 404, error: 'not_found', when: 'policy_id is not a policy' },
   ],
 });

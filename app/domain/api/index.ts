@@ -16,12 +16,13 @@ import * as sensors from './sensors';
 import * as sensorSettings from './sensor-settings';
 import * as stores from './stores';
 import * as users from './users';
+import * as webhooks from './webhooks';
 
 // The API registry: every /on-reco call, declared once (DESIGN.md "The API registry").
 // Importable without server code: the CLI's client and the tests read it as plain data.
 
 export * from './call';
-export { alerts, alertSchedules, audit, auth, diagrams, escalation, gateway, haccp, lookups, masters, notices, openapi, reports, sensors, sensorSettings, stores, users };
+export { alerts, alertSchedules, audit, auth, diagrams, escalation, gateway, haccp, lookups, masters, notices, openapi, reports, sensors, sensorSettings, stores, users, webhooks };
 
 const isCall = (value: unknown): value is ApiCall => typeof value === 'object' && value !== null && 'id' in value && 'path' in value && 'access' in value;
 
@@ -45,7 +46,7 @@ export function registryOf(areas: Readonly<Record<string, Readonly<Record<string
 }
 
 /** The declared calls of each area. */
-export const API_AREAS: Readonly<Record<string, readonly ApiCall[]>> = registryOf({ auth, lookups, notices, stores, users, masters, sensors, sensorSettings, alerts, alertSchedules, reports, haccp, diagrams, gateway, openapi, audit, escalation });
+export const API_AREAS: Readonly<Record<string, readonly ApiCall[]>> = registryOf({ auth, lookups, notices, stores, users, masters, sensors, sensorSettings, alerts, alertSchedules, reports, haccp, diagrams, gateway, openapi, audit, escalation, webhooks });
 
 /** Every declared call. */
 export const API_CALLS: readonly ApiCall[] = Object.values(API_AREAS).flat();

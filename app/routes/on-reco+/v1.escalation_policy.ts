@@ -23,6 +23,7 @@ export const action = apiActions(
   apiAction(saveCall, async ({ viewer, input, db, now }) => {
     const result = await storeEscalationPolicy(db, viewer, input, now);
     if (result === 'no-scope') return invalidRequest(input.store_id !== null ? { store_id: 'no such store' } : { storegroup_id: 'no such store group' });
+    if (result === 'no-webhook') return invalidRequest({ steps: 'webhook_ids names no such webhook endpoint' });
     if (result === 'not-found') throw apiError(404, 'not_found', `No escalation policy ${input.policy_id}.`);
     return json({ policy_id: result.policyId }, { status: result.created ? 201 : 200 });
   }),
