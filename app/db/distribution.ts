@@ -31,7 +31,7 @@ export const TABLES: Readonly<Record<string, TableDistribution>> = {
   // ---- the store's data: distributed by store_id, co-located ----
   sensors: distributed('the anchor: twenty per store; every reading, state and alert joins it on (store_id, equipment_id)'),
   measurements: distributed('the readings (month partitions): 6,700 rows/s at 20,000 stores, the reason to distribute at all'),
-  measurement_buckets: distributed('the 10-minute buckets (month partitions), kept by a trigger on measurements in the same shard'),
+  measurement_buckets: distributed('the 10-minute buckets (month partitions), kept by the writers of measurements in the same transaction (decision 283), in the same shard'),
   measurement_comments: distributed('comments on readings, read with the readings of one sensor'),
   sensor_states: distributed('each sensor\'s last reading and engine state, written by every ingest batch of its store'),
   sensor_settings_history: distributed('the limits in force over time, per sensor'),

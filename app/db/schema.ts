@@ -183,7 +183,7 @@ export interface MeasurementTable {
   received_at: CreatedAt;
 }
 
-/** Readings rounded to the nearest 10 minutes, kept by a trigger on measurements (migration 2026-11-22-30). */
+/** Readings rounded to the nearest 10 minutes, kept by their writers (app/models/measurement-buckets.server.ts, decision 283). */
 export interface MeasurementBucketTable {
   store_id: string;
   equipment_id: number;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { seedGatewayHealth } from './seed-gateway-health.server';
 import type { Db } from '~/db/db.server';
 import { ensureMeasurementPartitions } from '~/models/measurement-partitions.server';
+import { deleteMeasurements, insertMeasurementsWithBuckets } from '~/models/measurement-buckets.server';
 import { syncStoreListEntries } from '~/models/stores.server';
 import { CURVE_COLUMNS, curveRow, curveSql, MINUTE_MS } from './chain/curves';
 import { buildDemoPlan, CHUNK_MINUTES, type DemoPlan, type PlannedSensor, type PlannedStore } from './chain/plan';
@@ -87,8 +88,7 @@ export async function seedDemoChain(db: Db, options: SeedOptions): Promise<DemoS
     });
     await seedAuditTrail(db, plan);
   } catch (error) {
-    await sql`delete from measurements where store_id = any(${plan.stores.map((s) => s.storeId)}::text[])
-      and equipment_id = any(${[...equipmentIds.values()]}::int[])`.execute(db);
+    await deleteMeasurements(db, { storeIds: plan.stores.map((s) => s.storeId), equipmentIds: [...equipmentIds.values()] });
     throw error;
   }
   options.onProgress?.({ step: 'history' });
@@ -181,7 +181,9 @@ async function insertSlices(db: Db, slices: ReadingSlice[]): Promise<number> {
   const parameterArrays = CURVE_COLUMNS.map((column) => sql`${rows.map((row) => row[column])}::float8[]`);
   const minuteTerms = CURVE.minuteTerms.map((term) => `${term.sql} as "${term.name}"`).join(', ');
   const rowTerms = CURVE.rowTerms.map((term) => `${term.sql} as "${term.name}"`).join(', ');
-  const result = await sql`
+  return insertMeasurementsWithBuckets(
+    db,
+    sql`
     with mi as materialized (
       select g.m, g.m::float8 as m_f, to_timestamp(g.m::float8 * 60) as measured_at, ${sql.raw(minuteTerms)}
       from generate_series(${from}::int, ${to}::int) as g(m)
@@ -203,8 +205,9 @@ async function insertSlices(db: Db, slices: ReadingSlice[]): Promise<number> {
       cross join lateral (select * from mi where mi.m between p.first_m and p.last_m) as mi
       offset 0
     ) as x
-    where not ${sql.raw(CURVE.gap)}`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+    where not ${sql.raw(CURVE.gap)}
+    returning store_id, equipment_id, measured_at, temperature, error`,
+  );
 }
 
 // ---- everything else, in one transaction ----

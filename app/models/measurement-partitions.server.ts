@@ -32,7 +32,7 @@ async function ensureMonthPartition(db: Db, year: number, month: number): Promis
     // One creator at a time (worker and start-up may race); the lock ends with the transaction.
     await sql`select pg_advisory_xact_lock(hashtext('measurement-partitions'))`.execute(trx);
     await attachMonth(trx, 'measurements', 'measured_at', partitionName(year, month), start, end);
-    // The graphs' 10-minute buckets (kept by a trigger on measurements) are partitioned the same way.
+    // The graphs' 10-minute buckets (measurement-buckets.server.ts) are partitioned the same way.
     await attachMonth(trx, 'measurement_buckets', 'bucket', `measurement_buckets_${year}${String(month).padStart(2, '0')}`, start, end);
   });
 }
@@ -83,8 +83,8 @@ export async function listMonthPartitions(db: Db, parent: Partitioned): Promise<
  * Drops the month partitions of `parent` that end at or before `keptFrom`, each detached and
  * dropped in its own short transaction (never a row-by-row delete), and deletes the default
  * partition's rows older than `keptFrom` (readings of a month that never had a partition).
- * Both act on partitions, not on the parent, so the buckets' statement triggers on measurements
- * do not fire: dropping readings leaves their buckets. Returns the names dropped.
+ * Dropping readings leaves their buckets, which outlive them (decision 188), so this is not a
+ * delete of measurements-buckets.server.ts. Returns the names dropped.
  */
 export async function dropMonthsBefore(db: Db, parent: Partitioned, column: 'measured_at' | 'bucket', keptFrom: Date): Promise<{ dropped: string[]; defaultRows: number }> {
   const dropped: string[] = [];

@@ -182,7 +182,8 @@ export interface NewMeasurement {
  * in the table or earlier in the batch, is skipped. Returns the measurements that were new.
  * The columns go as array literals built here and the answer is only the positions skipped
  * (none, mostly): per-element parameters and a row back per reading cost more than the insert
- * itself (docs/decisions/182).
+ * itself (docs/decisions/182). The caller adds the readings returned to their buckets
+ * (addToBuckets, once for a whole ingest batch: docs/decisions/283).
  */
 export async function insertMeasurements(trx: Db, storeId: string, rows: readonly NewMeasurement[], receivedAt: Date): Promise<readonly NewMeasurement[]> {
   if (rows.length === 0) return [];

@@ -1,9 +1,12 @@
 import type { Db } from '~/db/db.server';
+import { addToBuckets } from '~/models/measurement-buckets.server';
+import type { NewMeasurement } from '~/models/measurements.server';
 import { type CheckedBatch, type IngestResult, checkBatch, recordCommitted, storeCheckedBatch } from './ingest.server';
 
 // Group commit for gateway posts (docs/decisions/220): posts gather for a short window (or until
 // enough readings wait) and one writer stores them all in one transaction, each post under its
-// own store's lock as before, then answers each post with its own counts after the commit. A
+// own store's lock as before, then adds every reading the batch stored to its 10-minute bucket in
+// one statement (docs/decisions/283), then answers each post with its own counts after the commit. A
 // post whose work fails is taken out and answered with its error; the others run again without
 // it, so one bad post never fails the rest, and no post is answered before its readings are
 // committed.
@@ -63,14 +66,19 @@ async function writeBatch(db: Db, batch: Pending[]): Promise<void> {
     try {
       const results = await db.transaction().execute(async (trx) => {
         const answers: IngestResult[] = [];
+        const stored: { storeId: string; readings: readonly NewMeasurement[] }[] = [];
         for (const post of posts) {
           try {
-            answers.push(await storeCheckedBatch(trx, post.storeId, post.checked, post.now));
+            const written = await storeCheckedBatch(trx, post.storeId, post.checked, post.now);
+            answers.push(written.result);
+            stored.push({ storeId: post.storeId, readings: written.stored });
           } catch (error) {
             attempt.failed = { post, error };
             throw error;
           }
         }
+        // Every post's stores are locked by now, so the bucket rows (in key order) are this batch's alone.
+        await addToBuckets(trx, stored);
         return answers;
       });
       posts.forEach((post, index) => {

@@ -2,6 +2,7 @@ import { recordIngest } from './metrics.server';
 import type { Db } from '~/db/db.server';
 import { evaluate, evaluateGatewayContact } from '~/domain/alert-engine';
 import { type CheckedReading, checkReading } from '~/domain/gateway-schemas';
+import { addToBuckets } from '~/models/measurement-buckets.server';
 import { type NewMeasurement, insertMeasurements } from '~/models/measurements.server';
 import { type EvaluatedSensor, type StoreForEvaluation, loadStoreForEvaluation, persistDecision } from './alert-persister.server';
 
@@ -34,7 +35,11 @@ export function checkBatch(raw: readonly unknown[], now: Date): CheckedBatch {
  */
 export async function ingestReadings(db: Db, storeId: string, raw: unknown[], now: Date): Promise<IngestResult> {
   const checked = checkBatch(raw, now);
-  const result = await db.transaction().execute((trx) => storeCheckedBatch(trx, storeId, checked, now));
+  const { result } = await db.transaction().execute(async (trx) => {
+    const post = await storeCheckedBatch(trx, storeId, checked, now);
+    await addToBuckets(trx, [{ storeId, readings: post.stored }]);
+    return post;
+  });
   recordCommitted(checked, result, now);
   return result;
 }
@@ -45,13 +50,19 @@ export function recordCommitted(checked: CheckedBatch, result: IngestResult, now
   recordIngest({ accepted: result.accepted, duplicates: result.duplicates, rejected: result.rejected.length, newestMeasuredAt }, now);
 }
 
+/** A post written in the caller's transaction: its answer, and the readings it stored (for their buckets). */
+export interface StoredPost {
+  result: IngestResult;
+  stored: readonly NewMeasurement[];
+}
+
 /**
  * One post's readings, in the caller's transaction: valid readings are stored even when others
  * are rejected; a repeat of (sensor, measured_at) is a duplicate, never a second row; the newly
  * stored readings go through the alert engine in measured_at order, and the upload itself is a
- * gateway contact.
+ * gateway contact. The caller adds the stored readings to their buckets (once for a batch).
  */
-export async function storeCheckedBatch(trx: Db, storeId: string, checked: CheckedBatch, now: Date): Promise<IngestResult> {
+export async function storeCheckedBatch(trx: Db, storeId: string, checked: CheckedBatch, now: Date): Promise<StoredPost> {
   // A copy: the writer may run the same post again after another post's failure.
   const rejected = [...checked.rejected];
   const loaded = await loadStoreForEvaluation(trx, storeId);
@@ -69,7 +80,7 @@ export async function storeCheckedBatch(trx: Db, storeId: string, checked: Check
   const sensors = evaluateStored(loaded, stored);
   await persistDecision(trx, { store: loaded.store, sensors, gateway, connection: { ...connection, lastGatewayContactAt: now } }, now);
   rejected.sort((a, b) => a.index - b.index);
-  return { accepted: stored.length, duplicates: rows.length - stored.length, rejected };
+  return { result: { accepted: stored.length, duplicates: rows.length - stored.length, rejected }, stored };
 }
 
 /** Each sensor's new readings through the engine, in measured_at order (sensors in the order of the batch). */

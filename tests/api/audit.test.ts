@@ -12,6 +12,7 @@ import { action as storesAction, loader as storesLoader } from '~/routes/on-reco
 import { TEST_PASSWORD, createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { call, get, postJson, tokenFor } from '../support/requests';
+import { insertMeasurementRows } from '~/models/measurement-buckets.server';
 
 // The audit trail as a hash chain (issue 13 item 6, decisions 130–134): the writer, the
 // verification against SQL tampering, concurrent appends, and GET /v1/audit for each role.
@@ -211,7 +212,7 @@ describe('the writers record before and after', () => {
     const gatewayToken = (await paired.json()).gateway_token as string;
     const fridge = await createSensor(db, 'S001', 'AA:BB:CC:DD:EE:01');
     await db.updateTable('sensors').set({ comment_required: 1 }).where('equipment_id', '=', fridge).execute();
-    await db.insertInto('measurements').values({ store_id: 'S001', equipment_id: fridge, measured_at: new Date('2026-11-20T00:59:10Z'), temperature: 5, error: false, battery: 80, receive_sensitivity: -65 }).execute();
+    await insertMeasurementRows(db, [{ store_id: 'S001', equipment_id: fridge, measured_at: new Date('2026-11-20T00:59:10Z'), temperature: 5, error: false, battery: 80, receive_sensitivity: -65 }]);
     for (const comment of ['扉開放', '補充', '']) {
       const response = await call(commentAction, postJson('/on-reco/v1/equipments/measurement/comment', { equipment_id: fridge, start_date: '20261120100000', comment }, token));
       expect(response.status).toBe(200);

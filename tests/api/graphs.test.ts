@@ -15,6 +15,7 @@ import { loader as consoleCsvLoader } from '~/routes/_app+/stores.$storeId+/temp
 import { TEST_PASSWORD, countRows, createSensor, createStore, createUser, issuePin } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { BASE, call, get, postForm, postJson, tokenFor } from '../support/requests';
+import { deleteMeasurements, insertMeasurementRows } from '~/models/measurement-buckets.server';
 
 const db = testDb();
 beforeEach(() => resetDb());
@@ -25,13 +26,9 @@ function jst(value: string): Date {
   return fromJapan(y, mo, d, h, mi, s);
 }
 
-/** Readings written as ingest writes them (through the buckets' trigger). */
+/** Readings written with their buckets, repeats skipped, as ingest writes them. */
 async function insertReadings(storeId: string, equipmentId: number, rows: [at: string, temperature: number | null][]) {
-  await db
-    .insertInto('measurements')
-    .values(rows.map(([at, temperature]) => ({ store_id: storeId, equipment_id: equipmentId, measured_at: jst(at), temperature, error: temperature === null, battery: 80, receive_sensitivity: -65 })))
-    .onConflict((oc) => oc.doNothing())
-    .execute();
+  await insertMeasurementRows(db, rows.map(([at, temperature]) => ({ store_id: storeId, equipment_id: equipmentId, measured_at: jst(at), temperature, error: temperature === null, battery: 80, receive_sensitivity: -65 })));
 }
 
 interface Chain {
@@ -100,9 +97,9 @@ describe('graph series (10-minute buckets kept by the trigger)', () => {
     await insertReadings('S001', fridge, [['2026/11/20 10:00', 40.0], ['2026/11/20 10:02', 8.0]]); // the first is a duplicate
     const bucket = () => db.selectFrom('measurement_buckets').selectAll().where('equipment_id', '=', fridge).execute();
     expect(await bucket()).toMatchObject([{ temperature_sum: 18, temperature_count: 3 }]);
-    await db.deleteFrom('measurements').where('equipment_id', '=', fridge).where('measured_at', '=', jst('2026/11/20 10:02')).execute();
+    await deleteMeasurements(db, { equipmentIds: [fridge], from: jst('2026/11/20 10:02'), until: jst('2026/11/20 10:02:01') });
     expect(await bucket()).toMatchObject([{ temperature_sum: 10, temperature_count: 2 }]);
-    await db.deleteFrom('measurements').where('equipment_id', '=', fridge).execute();
+    await deleteMeasurements(db, { equipmentIds: [fridge] });
     expect(await bucket()).toEqual([]);
   });
 

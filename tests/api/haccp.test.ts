@@ -11,6 +11,7 @@ import { action as signAction, loader as recordLoader } from '~/routes/on-reco+/
 import { TEST_PASSWORD, countRows, createSensor, createStore, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { call, get, postForm, postJson, tokenFor } from '../support/requests';
+import { insertMeasurementRows } from '~/models/measurement-buckets.server';
 
 const db = testDb();
 beforeEach(() => resetDb());
@@ -26,10 +27,7 @@ async function sessionOf(loginId: string): Promise<string> {
 }
 
 async function readings(equipmentId: number, rows: [Date, number | null][]) {
-  await db
-    .insertInto('measurements')
-    .values(rows.map(([measuredAt, temperature]) => ({ store_id: 'S001', equipment_id: equipmentId, measured_at: measuredAt, temperature, error: temperature === null, battery: 80, receive_sensitivity: -60 })))
-    .execute();
+  await insertMeasurementRows(db, rows.map(([measuredAt, temperature]) => ({ store_id: 'S001', equipment_id: equipmentId, measured_at: measuredAt, temperature, error: temperature === null, battery: 80, receive_sensitivity: -60 })));
 }
 
 /** S001 with a fridge (0–10 ℃) that went to 12 ℃ from 10:00 to 10:30 (a comment and a stopped alert on it) and a freezer warm only in its defrost range; S002 elsewhere. */

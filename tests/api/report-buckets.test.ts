@@ -3,11 +3,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fromJapan } from '~/domain/japan-time';
 import { ROW_KIND } from '~/domain/report-document';
 import { planBuckets } from '~/domain/report-buckets';
+import { bucketAggregateSql, deleteMeasurements, insertMeasurementRows, insertMeasurementsWithBuckets } from '~/models/measurement-buckets.server';
 import { reportBuckets, reportReadingRanges } from '~/models/report-collection.server';
 import { recordsInTimeOrder } from '~/db/binary-records.server';
 import { collectReport, type ReportSource } from '~/reports/collect.server';
 import { renderReportCsv } from '~/reports/csv.server';
-import { bucketAggregate } from '../../migrations/2026-11-24-90-report-buckets';
 import { createSensor, createStore } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 
@@ -22,14 +22,15 @@ const OCTOBER = { from: fromJapan(2026, 10, 1), to: fromJapan(2026, 10, 31, 23, 
 
 /** One-minute readings of [from, to) made in SQL: a wave that leaves 0–10 both ways, some errors and empties. */
 async function readings(equipmentId: number, from: Date, to: Date, seconds = 0) {
-  await sql`
+  await insertMeasurementsWithBuckets(db, sql`
     insert into measurements (store_id, equipment_id, measured_at, temperature, error)
     select 'S001', ${equipmentId}, t,
            case when n % 997 = 0 or n % 1231 = 0 then null else round((5 + 6.5 * sin(n / 300.0))::numeric, 1) end,
            n % 997 = 0
     from generate_series(${from}::timestamptz + ${`${seconds} seconds`}::interval, ${to}::timestamptz - interval '1 second', interval '1 minute') t,
          lateral (select (extract(epoch from t) / 60)::bigint as n) x
-    on conflict do nothing`.execute(db);
+    on conflict do nothing
+    returning store_id, equipment_id, measured_at, temperature, error`);
 }
 
 async function month() {
@@ -59,7 +60,7 @@ async function month() {
     await readings(id, fromJapan(2026, 9, 30, 23), fromJapan(2026, 10, 16));
     await readings(id, fromJapan(2026, 10, 20), fromJapan(2026, 10, 20, 2), 30);
   }
-  await db.deleteFrom('measurements').where('equipment_id', '=', fridge).where('measured_at', '>=', fromJapan(2026, 10, 21, 5, 4)).where('measured_at', '<', fromJapan(2026, 10, 21, 6, 2)).execute();
+  await deleteMeasurements(db, { equipmentIds: [fridge], from: fromJapan(2026, 10, 21, 5, 4), until: fromJapan(2026, 10, 21, 6, 2) });
   return { fridge, freezer };
 }
 
@@ -78,7 +79,7 @@ const source = (equipmentIds: number[], interval: { dataInterval: number | null;
 describe('month reports from the 10-minute buckets', () => {
   it('keeps the buckets equal to a recount of the readings after out-of-order inserts, duplicates and deletes', async () => {
     await month();
-    const recount = sql`select * from (${bucketAggregate('measurements')}) r`;
+    const recount = sql`select * from (${sql.raw(bucketAggregateSql('measurements'))}) r`;
     const columns = sql`store_id, equipment_id, bucket, temperature_sum::numeric(12, 3), temperature_count, gap_count, value_count, value_tenths, value_min, min_at, value_max, max_at, mark_at, mark_temperature, mark_error`;
     const kept = sql`select ${columns} from measurement_buckets`;
     const counted = sql`select ${columns} from (${recount}) r(store_id, equipment_id, bucket, temperature_sum, temperature_count, gap_count, value_count, value_tenths, value_min, min_at, value_max, max_at, mark_at, mark_temperature, mark_error)`;
@@ -92,17 +93,14 @@ describe('month reports from the 10-minute buckets', () => {
     const { fridge } = await month();
     // Values that are not tenths (another writer than the ingest API), negative ones, an error and an empty reading at marks.
     const at = (minute: number, second = 0) => fromJapan(2026, 10, 2, 8, minute, second);
-    await db.deleteFrom('measurements').where('equipment_id', '=', fridge).where('measured_at', '>=', at(35)).where('measured_at', '<', at(65)).execute();
-    await db
-      .insertInto('measurements')
-      .values([
-        { store_id: 'S001', equipment_id: fridge, measured_at: at(40), temperature: -18.25, error: false },
-        { store_id: 'S001', equipment_id: fridge, measured_at: at(41, 17), temperature: 3.14159, error: false },
-        { store_id: 'S001', equipment_id: fridge, measured_at: at(50), temperature: null, error: true },
-        { store_id: 'S001', equipment_id: fridge, measured_at: at(51), temperature: 123456.7, error: false },
-        { store_id: 'S001', equipment_id: fridge, measured_at: at(60), temperature: null, error: false },
-      ] as never)
-      .execute();
+    await deleteMeasurements(db, { equipmentIds: [fridge], from: at(35), until: at(65) });
+    await insertMeasurementRows(db, [
+      { store_id: 'S001', equipment_id: fridge, measured_at: at(40), temperature: -18.25, error: false },
+      { store_id: 'S001', equipment_id: fridge, measured_at: at(41, 17), temperature: 3.14159, error: false },
+      { store_id: 'S001', equipment_id: fridge, measured_at: at(50), temperature: null, error: true },
+      { store_id: 'S001', equipment_id: fridge, measured_at: at(51), temperature: 123456.7, error: false },
+      { store_id: 'S001', equipment_id: fridge, measured_at: at(60), temperature: null, error: false },
+    ]);
     const until = new Date(OCTOBER.to.getTime() + 10 * 60_000);
     const own = (await reportBuckets(db, 'S001', [fridge], OCTOBER.from, until)).get(fridge)!;
     const { rows } = await sql<Record<string, string | null>>`
@@ -190,8 +188,9 @@ describe('month reports from the 10-minute buckets', () => {
   it('a CSV of a month with only error readings says it has readings (no "no data" line), as reading every reading does', async () => {
     await createStore(db, 'S001', { store_name: '新宿店' });
     const fridge = await createSensor(db, 'S001', 'AA:BB:CC:00:00:01', { equipment_name: '冷蔵ケース1' });
-    await sql`insert into measurements (store_id, equipment_id, measured_at, temperature, error)
-              select 'S001', ${fridge}, t, null, true from generate_series(${fromJapan(2026, 10, 3)}::timestamptz, ${fromJapan(2026, 10, 4)}::timestamptz, interval '1 minute') t`.execute(db);
+    await insertMeasurementsWithBuckets(db, sql`insert into measurements (store_id, equipment_id, measured_at, temperature, error)
+              select 'S001', ${fridge}, t, null, true from generate_series(${fromJapan(2026, 10, 3)}::timestamptz, ${fromJapan(2026, 10, 4)}::timestamptz, interval '1 minute') t
+              returning store_id, equipment_id, measured_at, temperature, error`);
     const csv = await collectReport(db, { ...source([fridge], { dataInterval: 10, manualTimes: [] }), outputFormat: 2 });
     const raw = await collectReport(db, { ...source([fridge], { dataInterval: 10, manualTimes: [] }), outputFormat: 2 }, { rawReadings: true });
     expect(csv.sensors[0].hasReadings).toBe(true);

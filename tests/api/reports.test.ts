@@ -10,6 +10,7 @@ import { TEST_PASSWORD, countRows, createSensor, createStore, createUser } from 
 import { resetDb, testDb } from '../support/db';
 import { waitUntil } from '../support/processes';
 import { call, get, postJson, tokenFor } from '../support/requests';
+import { insertMeasurementRows } from '~/models/measurement-buckets.server';
 
 const db = testDb();
 beforeEach(() => resetDb());
@@ -61,7 +62,7 @@ const fieldsOf = async (response: Response) => ((await response.json()) as { fie
 
 async function insertReadings(equipmentId: number, from: Date, minutes: number, temperature: (i: number) => number | null) {
   const rows = Array.from({ length: minutes }, (_, i) => ({ store_id: 'S001', equipment_id: equipmentId, measured_at: new Date(from.getTime() + i * 60_000), temperature: temperature(i), error: temperature(i) === null }));
-  for (let i = 0; i < rows.length; i += 1000) await db.insertInto('measurements').values(rows.slice(i, i + 1000)).execute();
+  for (let i = 0; i < rows.length; i += 1000) await insertMeasurementRows(db, rows.slice(i, i + 1000));
 }
 
 describe('POST /v1/store_report: a sequential report', () => {

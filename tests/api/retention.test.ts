@@ -21,6 +21,7 @@ import { makePendingReports } from '~/services/reports.server';
 import { TEST_PASSWORD, countRows, createSensor, createStore, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { call, get, postForm, postJson, tokenFor } from '../support/requests';
+import { insertMeasurementRows } from '~/models/measurement-buckets.server';
 
 // Retention (issue 17 part 6, docs/decisions/188-retention.md): the worker drops whole month
 // partitions beyond retention, readings after 24 months and their 10-minute buckets after 60 by
@@ -37,12 +38,9 @@ async function world() {
   return { fridge };
 }
 
-/** One reading at each instant, through the parent table as ingest writes it (the buckets' trigger fires). */
+/** One reading at each instant, with its bucket, as ingest writes it. */
 async function insertReadings(equipmentId: number, instants: Date[], temperature = 4.2) {
-  await db
-    .insertInto('measurements')
-    .values(instants.map((at) => ({ store_id: 'S001', equipment_id: equipmentId, measured_at: at, temperature, error: false })))
-    .execute();
+  await insertMeasurementRows(db, instants.map((at) => ({ store_id: 'S001', equipment_id: equipmentId, measured_at: at, temperature, error: false })));
 }
 
 const names = async (parent: 'measurements' | 'measurement_buckets') => (await listMonthPartitions(db, parent)).map((p) => p.name);
@@ -80,8 +78,7 @@ describe('the retention job', () => {
     // Readings: only April to June 2006 are left (the default partition's 2002-12 and 2005-12 deleted).
     expect(await countRows(db, 'measurements')).toBe(3);
     expect(await countWhere('measurements', 'measured_at', fromJapan(2006, 4, 1), fromJapan(2006, 7, 1))).toBe(3);
-    // Buckets outlive the readings: 2003-04…06, 2005-12 (default partition) and all of 2006; the
-    // drops fired no delete trigger on measurements.
+    // Buckets outlive the readings: 2003-04…06, 2005-12 (default partition) and all of 2006.
     expect(await countWhere('measurement_buckets', 'bucket', fromJapan(2003, 4, 1), fromJapan(2003, 7, 1))).toBe(3);
     expect(await countWhere('measurement_buckets', 'bucket', fromJapan(2005, 12, 1), fromJapan(2006, 7, 1))).toBe(7);
     expect(await countRows(db, 'measurement_buckets')).toBe(10);

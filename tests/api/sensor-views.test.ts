@@ -11,6 +11,7 @@ import { loader as sensorTodayLoader } from '~/routes/resources+/sensor-today';
 import { TEST_PASSWORD, createSensor, createStore, createUser } from '../fixtures/chain';
 import { resetDb, testDb } from '../support/db';
 import { call, get, postForm, tokenFor } from '../support/requests';
+import { insertMeasurementRows } from '~/models/measurement-buckets.server';
 
 const db = testDb();
 beforeEach(() => resetDb());
@@ -54,11 +55,11 @@ async function chain() {
   // The freezer's readings: one a minute for the last 40 minutes (today's part only), one error.
   const dayStart = startOfJapanDay(NOW);
   const readings = Array.from({ length: 41 }, (_, i) => ago(40 - i)).filter((at) => at >= dayStart);
-  await db.insertInto('measurements').values(readings.map((at, i) => ({
+  await insertMeasurementRows(db, readings.map((at, i) => ({
     store_id: 'S001', equipment_id: freezer, measured_at: at, temperature: at.getTime() === ago(10).getTime() ? null : -20 + i / 10, error: at.getTime() === ago(10).getTime(),
     battery: 80, receive_sensitivity: -71,
-  }))).execute();
-  await db.insertInto('measurements').values({ store_id: 'S001', equipment_id: freezer, measured_at: ago(60 * 24 * 3), temperature: -21, battery: 82, receive_sensitivity: -70 }).execute();
+  })));
+  await insertMeasurementRows(db, [{ store_id: 'S001', equipment_id: freezer, measured_at: ago(60 * 24 * 3), temperature: -21, battery: 82, receive_sensitivity: -70 }]);
   await db.insertInto('measurement_comments').values({ store_id: 'S001', equipment_id: freezer, measured_at: ago(0), comment: '霜取り後に確認' }).execute();
 
   await db.insertInto('alert_history').values([

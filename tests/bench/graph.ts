@@ -1,9 +1,9 @@
 // Temperature graph figures: one store with 20 sensors and a year of one-minute readings
 // (20 × 525,600 = 10.5 M rows, generated in PostgreSQL with generate_series, time-major like
-// live ingest, through the 10-minute buckets' trigger) in a fresh database. Times
+// live ingest, with their 10-minute buckets) in a fresh database. Times
 // readGraphSeries() — what the graph page's loader runs for each panel — for 20 sensors and for
 // one over a day, a week and a month, p50/p95 over 20 runs after warm-up; the CSV of one sensor
-// for a month; and what the trigger adds to an ingest batch of 500 readings.
+// for a month; and what keeping the buckets adds to an ingest batch of 500 readings.
 //   npx tsx tests/bench/graph.ts            (DAYS=365 to change the history)
 import { sql } from 'kysely';
 import { createDb } from '../../app/db/db.server';
@@ -12,6 +12,7 @@ import { toCompactDate } from '../../app/domain/japan-time';
 import { listGraphSensors, measurementCsvChunks, readGraphSeries, resolveCsvSensors } from '../../app/models/graph.server';
 import { ensureMeasurementPartitions } from '../../app/models/measurement-partitions.server';
 import type { Viewer } from '../../app/models/users.server';
+import { BUCKET_INPUT, insertMeasurementsWithBuckets } from '../../app/models/measurement-buckets.server';
 import { machine, percentile } from '../support/console';
 import { type BenchDatabase, runBench } from '../support/bench';
 
@@ -83,7 +84,7 @@ async function main({ db }: BenchDatabase) {
     results[name] = { p50_ms: round(percentile(times, 0.5)), p95_ms: round(percentile(times, 0.95)), node_cpu_p50_ms: round(percentile(cpu, 0.5)), readings: rows[0].n, points };
   }
   const csv = await timeCsv(db, viewer, all[0], graphPeriod('month', lastMonth));
-  const trigger = await triggerCost(db, all, end);
+  const buckets = await bucketCost(db, all, end);
   const plan = await explainMonth(db, all, graphPeriod('month', lastMonth));
   console.log(
     JSON.stringify(
@@ -99,7 +100,7 @@ async function main({ db }: BenchDatabase) {
         runs: RUNS,
         results,
         csv_one_sensor_month: csv,
-        ingest_batch_500_rows: trigger,
+        ingest_batch_500_rows: buckets,
         month_plan: plan,
       },
       null,
@@ -149,7 +150,7 @@ async function seedReadings(db: ReturnType<typeof createDb>, ids: number[], star
     [0, 1].map(async () => {
       while (next < chunks.length) {
         const [from, to] = chunks[next++];
-        await sql`
+        await insertMeasurementsWithBuckets(db, sql`
           insert into measurements (store_id, equipment_id, measured_at, temperature, error, battery, receive_sensitivity, received_at)
           select ${STORE}, r.id, r.t,
                  case when r.err then null else round((r.base + 2 * sin(extract(epoch from r.t) / 13751) + random() * 0.6)::numeric, 1)::real end,
@@ -161,7 +162,8 @@ async function seedReadings(db: ReturnType<typeof createDb>, ids: number[], star
             cross join (
               select id, (array[-20, 4, 4, 55])[1 + (n % 4)] as base from unnest(${ids}::int[]) with ordinality as u(id, n)
             ) e
-          ) r`.execute(db);
+          ) r
+          returning ${sql.raw(BUCKET_INPUT.join(', '))}`);
       }
     }),
   );
@@ -181,68 +183,42 @@ async function timeCsv(db: ReturnType<typeof createDb>, viewer: Viewer, equipmen
 }
 
 /**
- * What the buckets' trigger costs ingest: batches of 500 readings (20 sensors × 25 minutes, a
- * gateway's upload) inserted as ingest does, with the trigger, with the sum/count-only trigger it
- * replaced (migration 90) and without any, p50 over 40 each, in three interleaved rounds (median).
+ * What keeping the buckets costs ingest: batches of 500 readings (20 sensors × 25 minutes, a
+ * gateway's upload) inserted as ingest does, with their buckets merged in the same statement
+ * (measurement-buckets.server.ts) and without, p50 over 40 each, in three interleaved rounds (median).
  */
-async function triggerCost(db: ReturnType<typeof createDb>, ids: number[], end: Date) {
+async function bucketCost(db: ReturnType<typeof createDb>, ids: number[], end: Date) {
   let cursor = end.getTime() + 60 * MINUTE_MS;
-  const batch = async () => {
+  const batch = async (withBuckets: boolean) => {
     const from = new Date(cursor);
     cursor += 25 * MINUTE_MS;
-    const t = performance.now();
-    await sql`
+    const insert = sql`
       insert into measurements (store_id, equipment_id, measured_at, temperature, error, battery, receive_sensitivity, received_at)
       select ${STORE}, e.id, t, 4.5, false, 90, -60, now()
       from generate_series(${from}::timestamptz, ${from}::timestamptz + interval '24 minutes', interval '1 minute') t, unnest(${ids}::int[]) e(id)
-      on conflict do nothing`.execute(db);
+      on conflict do nothing`;
+    const t = performance.now();
+    if (withBuckets) await insertMeasurementsWithBuckets(db, sql`${insert} returning ${sql.raw(BUCKET_INPUT.join(', '))}`);
+    else await insert.execute(db);
     return performance.now() - t;
   };
-  const run = async () => {
+  const run = async (withBuckets: boolean) => {
     const times: number[] = [];
     for (let i = 0; i < 45; i++) {
-      const ms = await batch();
+      const ms = await batch(withBuckets);
       if (i >= 5) times.push(ms);
     }
     times.sort((a, b) => a - b);
     return round(percentile(times, 0.5));
   };
-  // The trigger as it was before the report columns (migration 2026-11-22-30: sum and count only), for the comparison.
-  await sql`
-    create function measurement_buckets_add_sum_only() returns trigger language plpgsql as $$
-    begin
-      insert into measurement_buckets as b (store_id, equipment_id, bucket, temperature_sum, temperature_count)
-      select store_id, equipment_id, date_bin('10 minutes', measured_at + interval '5 minutes', timestamptz '2000-01-01 00:00:00+00'), sum(temperature::float8), count(*)
-      from new_rows where temperature is not null group by 1, 2, 3 order by 1, 2, 3
-      on conflict (store_id, equipment_id, bucket) do update
-        set temperature_sum = b.temperature_sum + excluded.temperature_sum, temperature_count = b.temperature_count + excluded.temperature_count;
-      return null;
-    end $$;
-    create trigger measurements_buckets_insert_sum_only after insert on measurements
-      referencing new table as new_rows for each statement execute function measurement_buckets_add_sum_only();
-    alter table measurements disable trigger measurements_buckets_insert_sum_only;`.execute(db);
-  const enableOnly = async (trigger: 'measurements_buckets_insert' | 'measurements_buckets_insert_sum_only' | null) => {
-    for (const name of ['measurements_buckets_insert', 'measurements_buckets_insert_sum_only']) {
-      await sql`alter table measurements ${sql.raw(name === trigger ? 'enable' : 'disable')} trigger ${sql.raw(name)}`.execute(db);
-    }
-  };
-  // Three rounds of the three, interleaved, so that a change of the machine's load hits all alike; the median round.
-  const rounds: Record<'now' | 'sumOnly' | 'none', number[]> = { now: [], sumOnly: [], none: [] };
+  // Three rounds of the two, interleaved, so that a change of the machine's load hits both alike; the median round.
+  const rounds: Record<'with' | 'without', number[]> = { with: [], without: [] };
   for (let round = 0; round < 3; round++) {
-    await enableOnly('measurements_buckets_insert');
-    rounds.now.push(await run());
-    await enableOnly('measurements_buckets_insert_sum_only');
-    rounds.sumOnly.push(await run());
-    await enableOnly(null);
-    rounds.none.push(await run());
+    rounds.with.push(await run(true));
+    rounds.without.push(await run(false));
   }
-  await enableOnly('measurements_buckets_insert');
-  await sql`drop trigger measurements_buckets_insert_sum_only on measurements; drop function measurement_buckets_add_sum_only()`.execute(db);
   const median = (values: number[]) => [...values].sort((x, y) => x - y)[1];
-  const withTrigger = median(rounds.now);
-  const sumOnly = median(rounds.sumOnly);
-  const withoutTrigger = median(rounds.none);
-  return { p50_ms_with_buckets_trigger: withTrigger, p50_ms_with_sum_count_only_trigger: sumOnly, p50_ms_without: withoutTrigger };
+  return { p50_ms_with_buckets: median(rounds.with), p50_ms_without: median(rounds.without) };
 }
 
 async function explainMonth(db: ReturnType<typeof createDb>, ids: number[], period: ReturnType<typeof graphPeriod>) {

@@ -1,6 +1,7 @@
 // The floor of ingest: CPU of one 20-reading gzip gateway post (what a store sends a minute), the
 // web process's and PostgreSQL's, for the bare measuring stick (tests/bench/ingest-floor/server.ts:
-// node:http + gunzip + JSON.parse + one prepared 20-row insert through node-pg into the same table)
+// node:http + gunzip + JSON.parse + one prepared 20-row insert through node-pg into the same table,
+// with the same bucket upsert in that statement)
 // and for the console's real readings call (token, sensors, alert evaluation, states, store row,
 // buckets), one after the other in the same run against the same PostgreSQL, and their ratio.
 // ROUNDS alternates the two, so a change in the machine's load shows as a spread, not a bias.

@@ -3,7 +3,7 @@
 // table in the same run.
 // CPU seconds of the web process and of PostgreSQL per 1,000 readings say where the work is on a
 // loaded machine; PROFILE=dir writes the web process's V8 CPU profile there (open it in Chrome's
-// DevTools), and the bucket trigger's own time comes from pg_stat_user_functions.
+// DevTools).
 //   npx tsx tests/bench/ingest.ts            (STORES=40 GATEWAYS=8 DURATION=20 to change)
 import { writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
@@ -30,8 +30,6 @@ async function main() {
   const start = new Date(Date.now() - 200 * 86400_000);
   await ensureMeasurementPartitions(db, start, new Date());
   await seedStores(db, STORES);
-  // track_functions: the statement trigger's time (it runs inside the INSERT) shows on its own.
-  await sql`alter database ${sql.id(new URL(database.url).pathname.slice(1))} set track_functions = 'pl'`.execute(db);
   const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
   const server = await serveConsole(database.url, {}, undefined, profile);
   try {
@@ -70,7 +68,6 @@ async function main() {
       postgresql: perThousand(postgres.stop()),
       bench_client: perThousand(cpuTotal(process.cpuUsage(bench0))),
     };
-    const trigger = await sql<{ ms: number }>`select coalesce(sum(self_time), 0)::float8 as ms from pg_stat_user_functions where funcname = 'measurement_buckets_add'`.execute(db);
     const copyPostgres = trackProcessTreeCpu(await postmasterPid(db));
     const copyRate = await rawCopyRate(db);
     const copyCpu = (copyPostgres.stop() * 1000) / COPY_ROWS;
@@ -83,7 +80,7 @@ async function main() {
       http_to_copy: Number((httpRate / copyRate).toFixed(3)), cpu_seconds_per_1000_readings: cpu, copy_postgresql_cpu_seconds_per_1000_rows: Number(copyCpu.toFixed(4)),
       // On a loaded machine wall time is shared: the work per reading of the web process and PostgreSQL against the COPY's.
       cpu_copy_to_http: Number((copyCpu / (cpu.web_process + cpu.postgresql)).toFixed(3)),
-      bucket_trigger_ms_per_1000_readings: Number(((trigger.rows[0].ms * 1000) / readings).toFixed(2)), alerts_opened: alerts.n,
+      alerts_opened: alerts.n,
       stores_row_updates: stores.rows[0].updates, stores_row_updates_heap_only: Number((stores.rows[0].hot / Math.max(1, stores.rows[0].updates)).toFixed(3)) }, null, 2));
   } finally {
     await server.stop();

@@ -17,6 +17,7 @@ import { sql } from 'kysely';
 import { createDb } from '../../app/db/db.server';
 import { migrateToLatest } from '../../app/db/migrate.server';
 import { fromJapan } from '../../app/domain/japan-time';
+import { insertMeasurementsWithBuckets } from '../../app/models/measurement-buckets.server';
 import { listReportHistory } from '../../app/models/report-history.server';
 import type { Viewer } from '../../app/models/users.server';
 import { collectReport } from '../../app/reports/collect.server';
@@ -125,10 +126,11 @@ async function main() {
         from generate_series(1, ${sql.lit(HISTORY)}) g;
     `.execute(db);
     const t0 = performance.now();
-    await sql`
+    await insertMeasurementsWithBuckets(db, sql`
       insert into measurements (store_id, equipment_id, measured_at, temperature, error)
       select s.store_id, s.equipment_id, t, round((4 + 3 * sin(extract(epoch from t) / 5400.0 + s.equipment_id))::numeric, 1), false
-      from sensors s, generate_series(${from}::timestamptz, ${to}::timestamptz - interval '1 minute', interval '1 minute') t`.execute(db);
+      from sensors s, generate_series(${from}::timestamptz, ${to}::timestamptz - interval '1 minute', interval '1 minute') t
+      returning store_id, equipment_id, measured_at, temperature, error`);
     await sql`analyze`.execute(db);
     const seedSeconds = (performance.now() - t0) / 1000;
 

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { createDb } from '../../app/db/db.server';
 import { toCompactDateTime } from '../../app/domain/japan-time';
 import { createSensor, createStore, issuePin } from '../fixtures/chain';
+import { bucketDifferences } from '../support/buckets';
 import { serveConsole } from '../support/console';
 import { seededRandom, testSeed } from '../support/seed';
 
@@ -60,6 +61,8 @@ describe('kill -9 of the web server during ingest', () => {
     const { rows } = await sql<{ n: number; distinct_n: number }>`
       select count(*)::int as n, count(distinct (equipment_id, measured_at))::int as distinct_n from measurements where store_id = 'CRASH1'`.execute(db);
     expect(rows[0]).toEqual({ n: 6000, distinct_n: 6000 });
+    // The buckets, kept by the writer's batch in the readings' transaction, count each reading once.
+    expect(await bucketDifferences(db, { storeIds: ['CRASH1'] })).toEqual({ onlyKept: [], onlyCounted: [] });
     // Five starts of the console: seconds each on a quiet machine, more beside the rest of the suite.
   }, 240_000);
 });

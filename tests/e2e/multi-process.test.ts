@@ -11,6 +11,7 @@ import { migrateToLatest } from '../../app/db/migrate.server';
 import { fromJapan, toCompactDateTime } from '../../app/domain/japan-time';
 import { AUTHORITY } from '../../app/domain/roles';
 import { ensureMeasurementPartitions } from '../../app/models/measurement-partitions.server';
+import { insertMeasurementsWithBuckets } from '../../app/models/measurement-buckets.server';
 import { createSensor, createStore, createUser, issuePin, TEST_PASSWORD } from '../fixtures/chain';
 import { ensureConsoleBuild } from '../support/console-build';
 import { prepareTestDatabase, type TestDatabase } from '../support/database';
@@ -124,12 +125,13 @@ async function seedReport(): Promise<void> {
   const from = fromJapan(2026, 10, 1);
   const to = fromJapan(2026, 11, 1);
   await ensureMeasurementPartitions(db, from, to);
-  await sql`
+  await insertMeasurementsWithBuckets(db, sql`
     insert into measurements (store_id, equipment_id, measured_at, temperature, error)
     select ${REPORT_STORE}, e, t,
            case when extract(minute from t)::int % 10 = 5 then 14.5 else round((4 + 2 * sin(extract(epoch from t) / 3600.0 + e))::numeric, 1) end,
            false
-    from unnest(${ids}::int[]) e, generate_series(${from}::timestamptz, ${to}::timestamptz - interval '1 minute', interval '1 minute') t`.execute(db);
+    from unnest(${ids}::int[]) e, generate_series(${from}::timestamptz, ${to}::timestamptz - interval '1 minute', interval '1 minute') t
+    returning store_id, equipment_id, measured_at, temperature, error`);
   await db
     .insertInto('report_history')
     .values({

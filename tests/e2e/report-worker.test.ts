@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDb } from '../../app/db/db.server';
 import { fromJapan } from '../../app/domain/japan-time';
+import { insertMeasurementsWithBuckets } from '../../app/models/measurement-buckets.server';
 import { scheduleRegularReports } from '../../app/services/reports.server';
 import { createSensor, createStore, createUser } from '../fixtures/chain';
 import { startWorker, stopProcess, waitUntil } from '../support/processes';
@@ -32,12 +33,13 @@ async function storeWithMonth(storeId: string, sensors: number, year: number, mo
   for (let i = 0; i < sensors; i++) ids.push(await createSensor(db, storeId, `AA:BB:${storeId.slice(-2)}:00:00:${String(i + 10)}`, { equipment_name: `冷蔵ケース${i + 1}`, upper_limit: 10, lower_limit: 0 }));
   const from = fromJapan(year, month, 1);
   const to = fromJapan(year, month + 1, 1);
-  await sql`
+  await insertMeasurementsWithBuckets(db, sql`
     insert into measurements (store_id, equipment_id, measured_at, temperature, error)
     select ${storeId}, e, t,
            case when ${slow} and extract(minute from t)::int % 10 = 5 then 14.5 else round((4 + 2 * sin(extract(epoch from t) / 3600.0 + e))::numeric, 1) end, false
     from unnest(${ids}::int[]) e, generate_series(${from}::timestamptz, ${to}::timestamptz - interval '1 minute', interval '1 minute') t
-    on conflict do nothing`.execute(db);
+    on conflict do nothing
+    returning store_id, equipment_id, measured_at, temperature, error`);
   return ids;
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../app/db/db.server';
+import { bucketDifferences } from './buckets';
 import { serveConsole } from './console';
 import { freePort } from './ports';
 import { type SimulatedGatewaysCheck, startSimulatedGateways } from './simulated-gateways';
@@ -26,6 +27,8 @@ export interface IngestKillsOptions {
 export interface IngestKillsResult extends SimulatedGatewaysCheck {
   kills: number;
   seconds: number;
+  /** The gateways' stores' bucket rows that differ from a count of their readings (either way): 0 when right. */
+  bucketsWrong: number;
 }
 
 export async function runIngestKills(options: IngestKillsOptions): Promise<IngestKillsResult> {
@@ -54,5 +57,8 @@ export async function runIngestKills(options: IngestKillsOptions): Promise<Inges
     await server.stop();
   }
   const seconds = (performance.now() - t0) / 1000;
-  return { kills, ...(await gateways.finish()), seconds: Math.round(seconds) };
+  const check = await gateways.finish();
+  const stores = await db.selectFrom('stores').select('store_id').where('store_id', 'like', `${options.prefix}%`).execute();
+  const buckets = await bucketDifferences(db, { storeIds: stores.map((store) => store.store_id) });
+  return { kills, ...check, seconds: Math.round(seconds), bucketsWrong: buckets.onlyKept.length + buckets.onlyCounted.length };
 }

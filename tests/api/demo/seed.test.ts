@@ -6,6 +6,7 @@ import { loader as storeListLoader } from '~/routes/on-reco+/v1.store_list';
 import { readingAt } from '~/demo/chain/curves';
 import { buildDemoPlan } from '~/demo/chain/plan';
 import { type DemoSummary, isDatabaseEmpty, seedDemoChain } from '~/demo/seed.server';
+import { bucketDifferences } from '../../support/buckets';
 import { resetDb, testDb } from '../../support/db';
 import { call, get, postForm } from '../../support/requests';
 
@@ -139,6 +140,13 @@ describe('the demo chain', () => {
         temperature: expected.temperature, error: expected.error, battery: expected.battery, rssi: expected.rssi,
       });
     }
+  });
+
+  it('has the 10-minute buckets of exactly its readings, for the graphs and reports', async () => {
+    expect(await bucketDifferences(db)).toEqual({ onlyKept: [], onlyCounted: [] });
+    const [buckets] = await rows(sql<{ n: number }>`select count(*)::int as n from measurement_buckets`);
+    // One reading a minute: at least a tenth as many buckets as readings.
+    expect(buckets.n).toBeGreaterThanOrEqual(Math.floor(summary.measurements / 10));
   });
 
   it('has alert history that agrees with the readings and with the sensors’ open alerts', async () => {

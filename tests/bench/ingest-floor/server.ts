@@ -1,11 +1,14 @@
 import { createServer } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
+import { BUCKET_INPUT, mergeIntoBucketsSql } from '../../../app/models/measurement-buckets.server';
 
 // The measuring stick of tests/bench/ingest-floor.ts: the least a server can do with a gateway's
 // 20-reading gzip post and still store it. node:http, gunzip, JSON.parse, and one prepared
-// 20-row insert through node-pg into the same measurements table. The bearer token is the store
-// id and the serial → sensor map is read once at start: no access check, no alerts, no states.
+// 20-row insert through node-pg into the same measurements table, which also merges the rows it
+// inserted into their 10-minute buckets with the console's own upsert (as the bucket trigger did
+// before decision 283). The bearer token is the store id and the serial → sensor map is read once
+// at start: no access check, no alerts, no states.
 //   DATABASE_URL=… PORT=… node --import tsx tests/bench/ingest-floor/server.ts
 
 const ROWS = 20;
@@ -13,7 +16,10 @@ const COLUMNS = 7;
 const placeholders = Array.from({ length: ROWS }, (_, r) => `(${Array.from({ length: COLUMNS }, (_, c) => `$${r * COLUMNS + c + 1}`).join(',')})`).join(',');
 const INSERT = {
   name: 'floor_insert',
-  text: `insert into measurements (store_id, equipment_id, measured_at, temperature, error, battery, receive_sensitivity) values ${placeholders} on conflict do nothing`,
+  text: `with stored as (
+      insert into measurements (store_id, equipment_id, measured_at, temperature, error, battery, receive_sensitivity) values ${placeholders}
+      on conflict do nothing returning ${BUCKET_INPUT.join(', ')}
+    ) ${mergeIntoBucketsSql('stored')}`,
 };
 
 interface Reading { serial_no: string; measured_at: string; temperature: number | null; error: boolean; battery: number; receive_sensitivity: number }
@@ -39,9 +45,10 @@ async function main() {
       if (readings.length !== ROWS) throw new Error(`the floor takes ${ROWS} readings a post`);
       const values: unknown[] = [];
       for (const r of readings) values.push(storeId, sensors.get(`${storeId} ${r.serial_no}`), japanTime(r.measured_at), r.temperature, r.error, r.battery, r.receive_sensitivity);
-      pool.query({ ...INSERT, values }).then(
+      pool.query<{ n: number }>({ ...INSERT, values }).then(
         (result) => {
-          const body = JSON.stringify({ accepted: result.rowCount, duplicates: ROWS - (result.rowCount ?? 0), rejected: [] });
+          const accepted = result.rows[0].n;
+          const body = JSON.stringify({ accepted, duplicates: ROWS - accepted, rejected: [] });
           response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
         },
         (error: Error) => response.writeHead(500).end(error.message),
