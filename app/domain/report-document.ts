@@ -72,13 +72,22 @@ export interface ReportAlert {
   stopComment: string | null;
 }
 
-export interface ReportSummary {
-  /** Null when the period has no reading of this sensor. */
+/** min / max / mean of some readings (null when there are none) and how many readings they are. */
+export interface ReportSummaryFigures {
   min: number | null;
   max: number | null;
   mean: number | null;
-  /** Minutes the readings were outside the limits in force, defrost and alert-stop windows excluded. */
+  count: number;
+}
+
+/** The summary by the one rule of domain/report-summary.ts: the figures of the readings counted (defrost and alert-stop windows left out). */
+export interface ReportSummary extends ReportSummaryFigures {
+  /** Minutes a counted reading was outside the limits in force. */
   minutesOutside: number;
+  /** The same figures over every reading, when they differ from the counted ones (something was excluded). */
+  all: ReportSummaryFigures | null;
+  /** The period's 10-minute slots and how many hold a value reading. */
+  coverage: { slots: number; withReadings: number };
   alerts: ReportAlert[];
 }
 

@@ -11,7 +11,7 @@ import type { Content, ContentText, Style, TDocumentDefinitions } from 'pdfmake/
 import { formatDateTime } from '~/domain/japan-time';
 import { MISSING_TEXT } from '~/domain/format';
 import { type ReportDocument, type ReportSensor, type ReportTable, type ReportType, ROW_KIND } from '~/domain/report-document';
-import { alertCells, commentCells, intervalText, pageFooterText, pageHeaderText, periodText, SECTION_TEXTS, settingsText, type BlockColumn, rememberedRowTime, rowValue, summaryCells, tableBlocks, wrapLine } from './layout';
+import { alertCells, commentCells, intervalText, pageFooterText, pageHeaderText, periodText, SECTION_TEXTS, settingsText, type BlockColumn, rememberedRowTime, rowValue, figureCells, summaryCells, tableBlocks, wrapLine } from './layout';
 import { chartBox, type ChartSlot, drawCharts } from './pdf-chart.server';
 import { colorOps, deflateNow, deflatePages, type GlyphRun, num, PageOps, type PdfKitLike, type Placeholder, placeholder, placeOf, RunFont, textAt, TextLines } from './pdf-direct.server';
 import { LINE_HEIGHT, lineHeightOf, PDF_FONT, pdfMake } from './pdf-fonts.server';
@@ -263,10 +263,11 @@ function summary(sensor: ReportSensor): Content[] {
     styled(SECTION_TEXTS.summary, 'h3'),
     {
       table: {
-        widths: ['*', '*', '*', '*'],
+        widths: ['*', '*', '*', '*', '*'],
         body: [
           headerRow(SECTION_TEXTS.summaryHeader),
           summaryCells(s, true).map((text) => styled(text)),
+          ...(s.all ? [[...figureCells(s.all, true), SECTION_TEXTS.allReadings, ''].map((text) => styled(text, 'note'))] : []),
         ],
       },
       layout: 'lightHorizontalLines',

@@ -91,7 +91,10 @@ export function sampleReportDocument(options: SampleOptions = {}): ReportDocumen
             min: values.length ? Math.min(...values) : null,
             max: values.length ? Math.max(...values) : null,
             mean: values.length ? roundTenth(values.reduce((a, b) => a + b, 0) / values.length) : null,
+            count: values.length,
             minutesOutside: empty ? 0 : 90,
+            all: null,
+            coverage: { slots: rows.at.length, withReadings: empty ? 0 : rows.at.length - 3 },
             alerts: empty
               ? []
               : [
