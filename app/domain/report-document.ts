@@ -118,7 +118,14 @@ export interface ReportSensor {
 }
 
 export interface ReportDocument {
+  /** From the store, the period and the kind (report-title.ts), whatever the setting is called. */
   title: string;
+  /** Stable per report run: the store's number and the report's history number. */
+  documentNumber: string;
+  /** The setting's name (随時レポート for a one-off report). */
+  settingName: string;
+  /** Whether the raw values follow the summary and the charts as an appendix. */
+  appendix: boolean;
   fileName: string;
   reportType: ReportType;
   format: ReportFormat;

@@ -125,3 +125,16 @@ export function summaryPartsOf(readings: readonly Reading[] | ReadingSeries, set
   }
   return { all, counted, minutesOutside: outsideMinutes.size, slots: slots.size };
 }
+
+/** A sensor's verdict on the report's first page. */
+export type Verdict = 'ok' | 'deviation' | 'lowCoverage' | 'noData';
+export const VERDICT_LABELS: Record<Verdict, string> = { ok: '適合', deviation: '逸脱あり', lowCoverage: 'データ不足', noData: 'データなし' };
+/** Below this share of slots with readings the period is not shown as kept under control. */
+export const COVERAGE_MIN = 0.9;
+
+/** Deviation when a counted reading was outside the limits; else too little data to say; else ok. */
+export function verdictOf(summary: Pick<SummaryFigures, 'count' | 'minutesOutside' | 'coverage'>): Verdict {
+  if (summary.minutesOutside > 0) return 'deviation';
+  if (summary.count === 0) return 'noData';
+  return summary.coverage.slots > 0 && summary.coverage.withReadings / summary.coverage.slots < COVERAGE_MIN ? 'lowCoverage' : 'ok';
+}

@@ -6,6 +6,7 @@ import { bucketReadings, bucketSummaryParts, emptyBuckets, planBuckets, usedBuck
 import { chartPoints, defrostWindows, emptySeries, NO_POINTS, type ReadingSeries, stopWindows, tableRows, tableTimes } from '~/domain/report-rows';
 import { addSummaryParts, slotSpan, type SummaryParts, summaryFrom, summaryPartsOf } from '~/domain/report-summary';
 import { retentionNotice } from '~/domain/retention';
+import { documentNumber, reportTitle } from '~/domain/report-title';
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
 import { retentionPolicy } from '~/services/retention.server';
 import { settingsInForceBySensor } from '~/models/sensor-settings.server';
@@ -23,6 +24,8 @@ export interface ReportSource {
   startTime: Date;
   endTime: Date;
   createdAt: Date;
+  /** The report run's history row (its document number); absent for a render without one. */
+  historyNo?: number;
   request: ReportRequest;
 }
 
@@ -147,8 +150,12 @@ export async function collectReport(db: Db, source: ReportSource, options: { raw
     };
   });
 
+  const named = { reportType: source.reportType as ReportType, store, period };
   return {
-    title: request.settingName,
+    title: reportTitle(named),
+    documentNumber: documentNumber(store.storeNo, source.historyNo ?? null, source.createdAt),
+    settingName: request.settingName,
+    appendix: request.appendix ?? true,
     fileName: source.fileName,
     reportType: source.reportType as ReportType,
     format: source.outputFormat as ReportFormat,
