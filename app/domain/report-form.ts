@@ -116,6 +116,9 @@ export function periodOf(type: Exclude<ReportType, 4>, start: Date): ReportPerio
 /** The end of a period as an exclusive instant: midnight after its last day. */
 export const periodEnd = (period: ReportPeriod): Date => new Date(period.to.getTime() + 10 * 60_000);
 
+/** A removed (撤去) store stays reportable read-only: a one-off report of a period that has ended; no regular setting is made or changed, and its regular reports stop. */
+export const removedStoreMayReport = (input: { regular: boolean; period: ReportPeriod }, now: Date): boolean => !input.regular && periodEnd(input.period) <= now;
+
 /** The free period's last allowed day: the day before the same date three months later. */
 export function freePeriodLastDay(start: Date): Date {
   const d = dayOf(start);

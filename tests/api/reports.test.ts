@@ -233,7 +233,7 @@ describe('POST /v1/store_report: the rules of 001 §5', () => {
     expect(audits[10].details).toMatchObject({ before: { setting_name: '日報1', data_interval: 10 }, after: { setting_name: '朝の日報', data_interval: 60 } });
   });
 
-  it('another store\'s user gets 404; a sensor of another store is 404; a removed store takes no new report but keeps its history', async () => {
+  it('another store\'s user gets 404; a sensor of another store is 404; a removed store keeps its history and stays reportable read-only', async () => {
     const { tokens, fridge, other } = await world();
     expect((await post(payload({ equipment_ids: [fridge] }), tokens.store2)).status).toBe(404);
     expect((await post(payload({ equipment_ids: [other] }), tokens.admin)).status).toBe(404);
@@ -241,8 +241,28 @@ describe('POST /v1/store_report: the rules of 001 §5', () => {
     const { history_no } = await (await post(payload({ equipment_ids: [fridge] }), tokens.admin)).json();
     await makePendingReports(db);
     await db.updateTable('stores').set({ working_state: 2 }).where('store_id', '=', 'S001').execute();
-    expect((await post(payload({ equipment_ids: [fridge] }), tokens.admin)).status).toBe(409);
     expect((await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.admin))).status).toBe(200);
+    // A past period: a one-off report is made and downloadable (an inspector asks for last year's records).
+    const past = await post(payload({ equipment_ids: [fridge] }), tokens.admin);
+    expect(past.status).toBe(201);
+    await makePendingReports(db);
+    const again = await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${(await past.json()).history_no}`, tokens.admin));
+    expect(again.status).toBe(200);
+    expect(Buffer.from(await again.arrayBuffer()).toString('utf8')).toContain('冷蔵ケース1');
+    // A period that has not ended, and any regular setting, are refused.
+    expect((await post(payload({ equipment_ids: [fridge], start_time: '20991201000000', end_time: '20991201235000' }), tokens.admin)).status).toBe(409);
+    expect((await post(payload({ equipment_ids: [fridge], regular_report: 1, setting_name: '日報' }), tokens.admin)).status).toBe(409);
+  });
+
+  it('stops the regular reports of a removed store', async () => {
+    const { tokens, fridge } = await world();
+    expect((await post(payload({ equipment_ids: [fridge], regular_report: 1, setting_name: '日報' }), tokens.admin)).status).toBe(201);
+    await db.updateTable('regular_reports').set({ created_at: fromJapan(2026, 11, 1, 9) }).execute();
+    await db.updateTable('stores').set({ working_state: 2 }).where('store_id', '=', 'S001').execute();
+    expect(await scheduleRegularReports(db, fromJapan(2026, 11, 4, 0, 30))).toBe(0);
+    expect(await countRows(db, 'report_history')).toBe(0);
+    await db.updateTable('stores').set({ working_state: 1 }).where('store_id', '=', 'S001').execute();
+    expect(await scheduleRegularReports(db, fromJapan(2026, 11, 4, 0, 30))).toBe(3);
   });
 });
 
