@@ -1,12 +1,14 @@
 import type { ReportSettingsPeriod, ReportWindow } from './report-document';
-import { NO_SUMMARY_PARTS, type ReadingSeries, type SummaryParts, type TimedSettings, timedSettings } from './report-rows';
+import { type ReadingSeries, type TimedSettings, timedSettings } from './report-rows';
+import { addFigures, type Figures, NO_FIGURES, type SummaryParts } from './report-summary';
 
 // Report collection from the 10-minute buckets (measurement_buckets, docs/decisions/149): a bucket
 // whose aggregates answer everything the report asks is used as it is; the others are read as raw
 // readings. Raw are: buckets cut by the period's ends, with error or empty readings (where the
 // chart's line breaks), holding a table time off its mark, or with a value outside the limits of a
 // settings period in force during them, unless the whole bucket is inside an excluded (defrost,
-// alert-stop) window (so the minutes outside are counted reading by reading, as before). Limits,
+// alert-stop) window (so the minutes outside are counted reading by reading, as before), and those
+// an excluded window cuts (the summary counts their readings one by one, report-summary.ts). Limits,
 // defrost ranges and alert stops are applied at report time, so windows added after the fact count.
 // No I/O.
 
@@ -51,6 +53,8 @@ export interface BucketPlan {
   use: Uint8Array;
   /** The instants [from, to) to read raw, merged, in time order. */
   raw: [number, number][];
+  /** 1 where a used bucket lies wholly inside an excluded window: its readings count in the summary's "all" figures only. */
+  excluded: Uint8Array;
 }
 
 /**
@@ -67,17 +71,20 @@ export function planBuckets(
   options: { chart: boolean } = { chart: true },
 ): BucketPlan {
   const use = new Uint8Array(buckets.length);
+  const excludedBuckets = new Uint8Array(buckets.length);
   const raw: [number, number][] = [];
   const offMark = new Set(tableTimes.filter((at) => bucketOf(at) !== at).map(bucketOf));
   const periods = timedSettings(settings);
-  const excludedUntil = excludedUntilOf(excluded);
+  const excludedOverlap = excludedOverlapOf(excluded);
   for (let i = 0; i < buckets.length; i++) {
     const lo = buckets.bucket[i] - HALF;
     const hi = buckets.bucket[i] + HALF;
     const answerable = lo >= span.from && hi <= span.until && !offMark.has(buckets.bucket[i]) && (!options.chart || buckets.gaps[i] === 0);
-    // A bucket cut by a window's edge or a change of settings counts no minute outside when none of its values is outside any limits in force during it.
-    if (answerable && (excludedUntil(lo) >= hi || withinEveryLimits(buckets, i, lo, hi, periods))) {
+    const overlap = excludedOverlap(lo, hi);
+    // A bucket wholly excluded is used as it is; one an excluded window cuts is read raw (its readings split between the summary's figures); a change of settings counts no minute outside when none of its values is outside any limits in force during it.
+    if (answerable && (overlap === 'whole' || (overlap === 'none' && withinEveryLimits(buckets, i, lo, hi, periods)))) {
       use[i] = 1;
+      if (overlap === 'whole') excludedBuckets[i] = 1;
       continue;
     }
     const from = Math.max(lo, span.from);
@@ -87,15 +94,15 @@ export function planBuckets(
     if (last && last[1] === from) last[1] = to;
     else raw.push([from, to]);
   }
-  return { use, raw };
+  return { use, raw, excluded: excludedBuckets };
 }
 
 /**
- * The end of the excluded stretch (windows merged) that holds an instant, or -Infinity, for
- * instants asked in time order: walked once (a month has a defrost window or more a day, and
+ * How the excluded stretches (windows merged) meet a span [lo, hi): not at all, wholly, or in part;
+ * for spans asked in time order: walked once (a month has a defrost window or more a day, and
  * thousands of buckets).
  */
-function excludedUntilOf(windows: readonly ReportWindow[]): (at: number) => number {
+function excludedOverlapOf(windows: readonly ReportWindow[]): (lo: number, hi: number) => 'none' | 'whole' | 'part' {
   const merged: [number, number][] = [];
   for (const [from, to] of windows.map((w) => [w.from.getTime(), w.to.getTime()] as const).sort((a, b) => a[0] - b[0])) {
     const last = merged[merged.length - 1];
@@ -103,9 +110,10 @@ function excludedUntilOf(windows: readonly ReportWindow[]): (at: number) => numb
     else if (from < to) merged.push([from, to]);
   }
   let w = 0;
-  return (at) => {
-    while (w < merged.length && merged[w][1] <= at) w++;
-    return w < merged.length && merged[w][0] <= at ? merged[w][1] : -Infinity;
+  return (lo, hi) => {
+    while (w < merged.length && merged[w][1] <= lo) w++;
+    if (w >= merged.length || merged[w][0] >= hi) return 'none';
+    return merged[w][0] <= lo && merged[w][1] >= hi ? 'whole' : 'part';
   };
 }
 
@@ -124,17 +132,19 @@ function withinEveryLimits(buckets: BucketSeries, i: number, lo: number, hi: num
   return covered || !outside(buckets, i, periods[0]);
 }
 
-/** The summary's sums over the used buckets (no minute outside by the plan's rule). */
-export function bucketSummaryParts(buckets: BucketSeries, use: Uint8Array): SummaryParts {
-  const parts = { ...NO_SUMMARY_PARTS };
+/** The summary's sums over the used buckets (no minute outside by the plan's rule; a wholly excluded bucket counts in "all" only; each holds one slot). */
+export function bucketSummaryParts(buckets: BucketSeries, plan: Pick<BucketPlan, 'use' | 'excluded'>): SummaryParts {
+  let all: Figures = NO_FIGURES;
+  let counted: Figures = NO_FIGURES;
+  let slots = 0;
   for (let i = 0; i < buckets.length; i++) {
-    if (use[i] === 0 || buckets.count[i] === 0) continue;
-    parts.min = Math.min(parts.min, buckets.min[i]);
-    parts.max = Math.max(parts.max, buckets.max[i]);
-    parts.tenths += buckets.tenths[i];
-    parts.count += buckets.count[i];
+    if (plan.use[i] === 0 || buckets.count[i] === 0) continue;
+    const own = { min: buckets.min[i], max: buckets.max[i], tenths: buckets.tenths[i], count: buckets.count[i] };
+    all = addFigures(all, own);
+    if (plan.excluded[i] === 0) counted = addFigures(counted, own);
+    slots++;
   }
-  return parts;
+  return { all, counted, minutesOutside: 0, slots };
 }
 
 /** Whether a used bucket holds any reading (a value, an error or an empty reading). */

@@ -72,13 +72,22 @@ export interface ReportAlert {
   stopComment: string | null;
 }
 
-export interface ReportSummary {
-  /** Null when the period has no reading of this sensor. */
+/** min / max / mean of some readings (null when there are none) and how many readings they are. */
+export interface ReportSummaryFigures {
   min: number | null;
   max: number | null;
   mean: number | null;
-  /** Minutes the readings were outside the limits in force, defrost and alert-stop windows excluded. */
+  count: number;
+}
+
+/** The summary by the one rule of domain/report-summary.ts: the figures of the readings counted (defrost and alert-stop windows left out). */
+export interface ReportSummary extends ReportSummaryFigures {
+  /** Minutes a counted reading was outside the limits in force. */
   minutesOutside: number;
+  /** The same figures over every reading, when they differ from the counted ones (something was excluded). */
+  all: ReportSummaryFigures | null;
+  /** The period's 10-minute slots and how many hold a value reading. */
+  coverage: { slots: number; withReadings: number };
   alerts: ReportAlert[];
 }
 
@@ -109,7 +118,14 @@ export interface ReportSensor {
 }
 
 export interface ReportDocument {
+  /** From the store, the period and the kind (report-title.ts), whatever the setting is called. */
   title: string;
+  /** Stable per report run: the store's number and the report's history number. */
+  documentNumber: string;
+  /** The setting's name (随時レポート for a one-off report). */
+  settingName: string;
+  /** Whether the raw values follow the summary and the charts as an appendix. */
+  appendix: boolean;
   fileName: string;
   reportType: ReportType;
   format: ReportFormat;

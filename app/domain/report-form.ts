@@ -9,6 +9,8 @@ import type { ReportFormat, ReportInterval, ReportType } from './report-document
 
 export const REPORT_TYPE = { month: 1, week: 2, day: 3, free: 4 } as const;
 export const REPORT_TYPE_LABELS: Record<ReportType, string> = { 1: '月', 2: '週', 3: '日', 4: '任意期間' };
+/** The kind as a report document names it (its title, its first page). */
+export const REPORT_TYPE_DOCUMENT_LABELS: Record<ReportType, string> = { 1: '月次', 2: '週次', 3: '日次', 4: '期間指定' };
 export const OUTPUT_FORMAT = { pdf: 1, csv: 2 } as const;
 export const OUTPUT_FORMAT_LABELS: Record<ReportFormat, string> = { 1: 'PDF', 2: 'CSV' };
 
@@ -113,6 +115,9 @@ export function periodOf(type: Exclude<ReportType, 4>, start: Date): ReportPerio
 
 /** The end of a period as an exclusive instant: midnight after its last day. */
 export const periodEnd = (period: ReportPeriod): Date => new Date(period.to.getTime() + 10 * 60_000);
+
+/** A removed (撤去) store stays reportable read-only: a one-off report of a period that has ended; no regular setting is made or changed, and its regular reports stop. */
+export const removedStoreMayReport = (input: { regular: boolean; period: ReportPeriod }, now: Date): boolean => !input.regular && periodEnd(input.period) <= now;
 
 /** The free period's last allowed day: the day before the same date three months later. */
 export function freePeriodLastDay(start: Date): Date {

@@ -2,10 +2,10 @@ import { type AlertStopSchedule, isInAlertStop } from './alert-stop-schedule';
 import { defrostRangesOf } from './defrost';
 import { roundTenth } from './format';
 import { fromJapan, isWithinDayRanges, japanParts, parseHourMinute } from './japan-time';
-import { type ReportInterval, type ReportPoints, type ReportSettingsPeriod, type ReportSummary, type ReportTable, type ReportWindow, ROW_KIND } from './report-document';
+import { type ReportInterval, type ReportPoints, type ReportSettingsPeriod, type ReportTable, type ReportWindow, ROW_KIND } from './report-document';
 
-// The pure part of report collection: the table's times, its rows, the shaded windows and the
-// summary, from readings and settings already read. No I/O, no clock.
+// The pure part of report collection: the table's times, its rows and the shaded windows, from
+// readings and settings already read (the summary: report-summary.ts). No I/O, no clock.
 
 const MINUTE = 60_000;
 
@@ -230,77 +230,4 @@ export function stopWindows(period: { from: Date; to: Date }, schedules: readonl
     else windows.push({ from: new Date(at), to: new Date(Math.min(at + step, end)) });
   }
   return windows;
-}
-
-/** What the summary adds up before rounding: composable over parts of a period (readings, buckets). */
-export interface SummaryParts {
-  min: number;
-  max: number;
-  /** Sum of the values in tenths of a degree (exact integers) and their count. */
-  tenths: number;
-  count: number;
-  minutesOutside: number;
-}
-
-export const NO_SUMMARY_PARTS: SummaryParts = { min: Infinity, max: -Infinity, tenths: 0, count: 0, minutesOutside: 0 };
-
-export function addSummaryParts(a: SummaryParts, b: SummaryParts): SummaryParts {
-  return { min: Math.min(a.min, b.min), max: Math.max(a.max, b.max), tenths: a.tenths + b.tenths, count: a.count + b.count, minutesOutside: a.minutesOutside + b.minutesOutside };
-}
-
-/** min, max and the mean rounded as the graph rounds (the mean exactly, from the tenths). */
-export function summaryFrom(parts: SummaryParts): Omit<ReportSummary, 'alerts'> {
-  const { count } = parts;
-  return {
-    min: count === 0 ? null : roundTenth(parts.min),
-    max: count === 0 ? null : roundTenth(parts.max),
-    mean: count === 0 ? null : (Math.sign(parts.tenths) * Math.round(Math.abs(parts.tenths) / count)) / 10 || 0,
-    minutesOutside: parts.minutesOutside,
-  };
-}
-
-/**
- * min, max, mean of the readings (errors left out) and the minutes outside the limits in force:
- * each minute with a reading outside counts once; defrost and alert-stop windows are excluded.
- */
-export function summaryOf(readings: readonly Reading[] | ReadingSeries, settings: readonly ReportSettingsPeriod[], excluded: readonly ReportWindow[]): Omit<ReportSummary, 'alerts'> {
-  return summaryFrom(summaryPartsOf(readings, settings, excluded));
-}
-
-/** The summary's sums over readings: one pass over the series in time order, the excluded windows merged and walked alongside. */
-export function summaryPartsOf(readings: readonly Reading[] | ReadingSeries, settings: readonly ReportSettingsPeriod[], excluded: readonly ReportWindow[]): SummaryParts {
-  const series = 'at' in readings && !Array.isArray(readings) ? (readings as ReadingSeries) : seriesOf(readings as readonly Reading[]);
-  const windows = excluded.map((w) => [w.from.getTime(), w.to.getTime()] as const).sort((a, b) => a[0] - b[0]);
-  const periods = timedSettings(settings);
-  let min = Infinity;
-  let max = -Infinity;
-  let tenths = 0;
-  let count = 0;
-  const outsideMinutes = new Set<number>();
-  let w = 0;
-  let ordered = true;
-  for (let i = 1; i < series.length && ordered; i++) if (series.at[i] < series.at[i - 1]) ordered = false;
-  for (let i = 0; i < series.length; i++) {
-    const at = series.at[i];
-    if (series.error[i] === 1 || Number.isNaN(series.temperature[i])) continue;
-    const t = series.temperature[i];
-    if (t < min) min = t;
-    if (t > max) max = t;
-    tenths += Math.round(t * 10);
-    count += 1;
-    const inForce = inForceAt(periods, at);
-    if (!inForce) continue;
-    let excludedHere: boolean;
-    if (ordered) {
-      while (w < windows.length && windows[w][1] <= at) w++;
-      // Windows may overlap: any window starting at or before `at` from w on that has not ended.
-      excludedHere = false;
-      for (let k = w; k < windows.length && windows[k][0] <= at; k++) if (at < windows[k][1]) excludedHere = true;
-    } else {
-      excludedHere = windows.some(([a, b]) => a <= at && at < b);
-    }
-    if (excludedHere) continue;
-    if ((inForce.upper !== null && t > inForce.upper) || (inForce.lower !== null && t < inForce.lower)) outsideMinutes.add(Math.floor(at / MINUTE));
-  }
-  return { min, max, tenths, count, minutesOutside: outsideMinutes.size };
 }

@@ -126,6 +126,8 @@ export interface ReportRequest {
   mailAddresses: string[];
   attachmentFlg: number;
   createdByName: string | null;
+  /** Whether the raw values follow as an appendix; absent in requests made before the setting existed (they had it). */
+  appendix?: boolean;
 }
 
 export interface NewReportJob {

@@ -3,8 +3,10 @@ import { alertText, isAlertCode } from '~/domain/alert-codes';
 import type { ReportDocument, ReportFormat, ReportSensor, ReportSettingsPeriod, ReportType, ReportWindow } from '~/domain/report-document';
 import { OUTPUT_FORMAT, reportIntervalOf } from '~/domain/report-form';
 import { bucketReadings, bucketSummaryParts, emptyBuckets, planBuckets, usedBucketsHaveReadings } from '~/domain/report-buckets';
-import { addSummaryParts, chartPoints, defrostWindows, emptySeries, NO_POINTS, type ReadingSeries, stopWindows, type SummaryParts, summaryFrom, summaryPartsOf, tableRows, tableTimes } from '~/domain/report-rows';
+import { chartPoints, defrostWindows, emptySeries, NO_POINTS, type ReadingSeries, stopWindows, tableRows, tableTimes } from '~/domain/report-rows';
+import { addSummaryParts, slotSpan, type SummaryParts, summaryFrom, summaryPartsOf } from '~/domain/report-summary';
 import { retentionNotice } from '~/domain/retention';
+import { documentNumber, reportTitle } from '~/domain/report-title';
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
 import { retentionPolicy } from '~/services/retention.server';
 import { settingsInForceBySensor } from '~/models/sensor-settings.server';
@@ -22,6 +24,8 @@ export interface ReportSource {
   startTime: Date;
   endTime: Date;
   createdAt: Date;
+  /** The report run's history row (its document number); absent for a render without one. */
+  historyNo?: number;
   request: ReportRequest;
 }
 
@@ -61,7 +65,7 @@ async function collectReadings(
     const readings = await reportReadingSeries(db, storeId, ids, span.from, span.until);
     for (const sensor of sensors) {
       const own = readings.get(sensor.equipmentId) ?? emptySeries();
-      out.set(sensor.equipmentId, { table: own, chart: options.chart ? own : null, hasReadings: own.length > 0, parts: summaryPartsOf(own, sensor.settings, sensor.excluded) });
+      out.set(sensor.equipmentId, { table: own, chart: options.chart ? own : null, hasReadings: own.length > 0, parts: summaryPartsOf(own, sensor.settings, sensor.excluded, { from, until }) });
     }
     return out;
   }
@@ -77,7 +81,7 @@ async function collectReadings(
       table: bucketReadings(own, plan.use, rawOwn, 'mark'),
       chart: options.chart ? bucketReadings(own, plan.use, rawOwn, 'extremes') : null,
       hasReadings: rawOwn.length > 0 || usedBucketsHaveReadings(own, plan.use),
-      parts: addSummaryParts(bucketSummaryParts(own, plan.use), summaryPartsOf(rawOwn, sensor.settings, sensor.excluded)),
+      parts: addSummaryParts(bucketSummaryParts(own, plan), summaryPartsOf(rawOwn, sensor.settings, sensor.excluded, { from, until })),
     });
   }
   return out;
@@ -111,6 +115,7 @@ export async function collectReport(db: Db, source: ReportSource, options: { raw
   });
   // Only the PDF draws the chart: a CSV neither makes the ~4,000 points a sensor of a month has nor reads raw what only the chart's line needs.
   const chart = source.outputFormat === OUTPUT_FORMAT.pdf;
+  const slots = slotSpan({ from: period.from.getTime(), until: until.getTime() }).count;
   const readings = await collectReadings(db, source.storeId, { from: period.from, until }, times, windowed, { raw: options.rawReadings ?? false, chart });
 
   const reportSensorsList = windowed.map(({ sensor, inForce, defrost, stops }): ReportSensor => {
@@ -130,7 +135,7 @@ export async function collectReport(db: Db, source: ReportSource, options: { raw
       summary:
         request.option2 === 1
           ? {
-              ...summaryFrom(own.parts),
+              ...summaryFrom(own.parts, slots),
               alerts: (alertsOf.get(sensor.equipmentId) ?? []).map((alert) => ({
                 alertId: alert.alertId,
                 label: isAlertCode(alert.alertId) ? alertText(alert.alertId, 'JP', 2) : alert.alertId,
@@ -145,8 +150,12 @@ export async function collectReport(db: Db, source: ReportSource, options: { raw
     };
   });
 
+  const named = { reportType: source.reportType as ReportType, store, period };
   return {
-    title: request.settingName,
+    title: reportTitle(named),
+    documentNumber: documentNumber(store.storeNo, source.historyNo ?? null, source.createdAt),
+    settingName: request.settingName,
+    appendix: request.appendix ?? true,
     fileName: source.fileName,
     reportType: source.reportType as ReportType,
     format: source.outputFormat as ReportFormat,

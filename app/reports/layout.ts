@@ -3,7 +3,7 @@
 // renderer (pdf.server.ts) only turns these shapes and strings into pdfmake nodes.
 import { formatDate, formatDateTime, japanParts } from '~/domain/japan-time';
 import { formatDegrees, formatTemperature, MISSING_TEXT } from '~/domain/format';
-import { type ReportDocument, type ReportInterval, type ReportPoints, type ReportSensor, type ReportSettingsPeriod, type ReportTable, type ReportWindow, ROW_KIND } from '~/domain/report-document';
+import { type ReportDocument, type ReportInterval, type ReportPoints, type ReportSensor, type ReportSettingsPeriod, type ReportSummary, type ReportSummaryFigures, type ReportTable, type ReportWindow, ROW_KIND } from '~/domain/report-document';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -338,7 +338,9 @@ export const SECTION_TEXTS = {
   noComments: 'コメントはありません',
   commentHeader: ['日時', 'コメント', '記入者'],
   summary: 'サマリー',
-  summaryHeader: ['最低', '最高', '平均', '上下限外の時間'],
+  summaryHeader: ['最低', '最高', '平均', '上下限外の時間', 'データ取得率'],
+  /** The figures over every reading, printed under the counted ones when they differ. */
+  allReadings: '全測定値（除外時間帯を含む）',
   alertHeader: ['アラート', '発生', '復旧', '停止', '停止者', '改善措置(コメント)'],
   noAlerts: 'この期間のアラートはありません',
 } as const;
@@ -352,8 +354,20 @@ export function alertCells(alert: NonNullable<ReportSensor['summary']>['alerts']
   return [alert.label, formatDateTime(alert.startedAt), at(alert.recoveredAt), at(alert.stoppedAt), alert.stoppedBy ?? MISSING_TEXT, alert.stopComment ?? MISSING_TEXT];
 }
 
-/** min, max, mean and the minutes outside: with their units in the PDF, bare numbers in the CSV (Excel reads them as numbers). */
-export function summaryCells(summary: NonNullable<ReportSensor['summary']>, units: boolean): string[] {
+/** The coverage as a percentage with one decimal (`--` for a period without slots). */
+export function coverageText(coverage: ReportSummary['coverage'], units: boolean): string {
+  if (coverage.slots === 0) return MISSING_TEXT;
+  const percent = (Math.floor((coverage.withReadings / coverage.slots) * 1000) / 10).toFixed(1);
+  return units ? `${percent}%` : percent;
+}
+
+/** min, max, mean, the minutes outside and the coverage (readings counted, report-summary.ts): with their units in the PDF, bare numbers in the CSV (Excel reads them as numbers). */
+export function summaryCells(summary: ReportSummary, units: boolean): string[] {
+  return [...figureCells(summary, units), units ? `${summary.minutesOutside}分` : String(summary.minutesOutside), coverageText(summary.coverage, units)];
+}
+
+/** min, max and mean of some readings. */
+export function figureCells(figures: ReportSummaryFigures, units: boolean): string[] {
   const degrees = (value: number | null) => (units ? formatDegrees(value) : value === null ? MISSING_TEXT : formatTemperature(value));
-  return [degrees(summary.min), degrees(summary.max), degrees(summary.mean), units ? `${summary.minutesOutside}分` : String(summary.minutesOutside)];
+  return [degrees(figures.min), degrees(figures.max), degrees(figures.mean)];
 }

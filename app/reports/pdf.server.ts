@@ -9,14 +9,23 @@
 // (docs/decisions/148-report-speed.md, 193-report-pdf-cpu.md, 196-report-pdf-night.md; tests/bench/report-pdf.ts).
 import type { Content, ContentText, Style, TDocumentDefinitions } from 'pdfmake/interfaces';
 import { formatDateTime } from '~/domain/japan-time';
-import { MISSING_TEXT } from '~/domain/format';
-import { type ReportDocument, type ReportSensor, type ReportTable, type ReportType, ROW_KIND } from '~/domain/report-document';
-import { alertCells, commentCells, intervalText, pageFooterText, pageHeaderText, periodText, SECTION_TEXTS, settingsText, type BlockColumn, rememberedRowTime, rowValue, summaryCells, tableBlocks, wrapLine } from './layout';
+import { type ReportDocument, type ReportSensor, type ReportTable, ROW_KIND } from '~/domain/report-document';
+import { REPORT_TYPE_DOCUMENT_LABELS } from '~/domain/report-form';
+import { COVERAGE_MIN, SUMMARY_EXCLUDES_TEXT, VERDICT_LABELS, verdictOf } from '~/domain/report-summary';
+import { formatDegrees } from '~/domain/format';
+import { alertCells, commentCells, intervalText, pageFooterText, pageHeaderText, periodText, SECTION_TEXTS, settingsText, type BlockColumn, rememberedRowTime, rowValue, figureCells, summaryCells, tableBlocks, wrapLine } from './layout';
 import { chartBox, type ChartSlot, drawCharts } from './pdf-chart.server';
 import { colorOps, deflateNow, deflatePages, type GlyphRun, num, PageOps, type PdfKitLike, type Placeholder, placeholder, placeOf, RunFont, textAt, TextLines } from './pdf-direct.server';
 import { LINE_HEIGHT, lineHeightOf, PDF_FONT, pdfMake } from './pdf-fonts.server';
 
-const REPORT_TYPE_TEXT: Record<ReportType, string> = { 1: '月次', 2: '週次', 3: '日次', 4: '期間指定' };
+/** Page one's summary table. */
+const SUMMARY_PAGE = {
+  heading: 'センサー別の集計と判定',
+  header: ['センサー', '上下限（期間中）', '最低', '最高', '平均', '上下限外', 'データ取得率', 'アラート', '判定'],
+  notes: `（ ）内は除外時間帯を含む全測定値の値。データ取得率は期間中の10分枠のうち測定値のある枠の割合。判定：上下限外の時間があれば「逸脱あり」、データ取得率が${COVERAGE_MIN * 100}%未満なら「データ不足」。`,
+};
+
+const limitsText = (p: ReportSensor['settings'][number]) => `${formatDegrees(p.lowerLimit)}〜${formatDegrees(p.upperLimit)}`;
 
 export const NO_DATA_TEXT = 'この期間のデータはありません';
 export const NO_SENSOR_TEXT = '対象のセンサーがありません';
@@ -255,27 +264,45 @@ function comments(sensor: ReportSensor): Content[] {
   ];
 }
 
-function summary(sensor: ReportSensor): Content[] {
-  const s = sensor.summary;
-  if (s === null) return [];
-  const alerts: Content[][] = [headerRow(SECTION_TEXTS.alertHeader), ...s.alerts.map((a) => cellRow(alertCells(a)))];
-  return [
-    styled(SECTION_TEXTS.summary, 'h3'),
-    {
-      table: {
-        widths: ['*', '*', '*', '*'],
-        body: [
-          headerRow(SECTION_TEXTS.summaryHeader),
-          summaryCells(s, true).map((text) => styled(text)),
-        ],
-      },
-      layout: 'lightHorizontalLines',
-      margin: [0, 2, 0, 6],
-    },
-    s.alerts.length === 0
-      ? styled(SECTION_TEXTS.noAlerts, 'note')
-      : { table: { headerRows: 1, widths: [70, 58, 58, 58, 50, '*'], body: alerts }, layout: 'lightHorizontalLines', margin: [0, 2, 0, 8] },
-  ];
+/** Per sensor on page one: limits in force, the counted figures (every reading's under them where they differ), minutes outside, coverage, alerts, verdict. */
+function summaryTable(doc: ReportDocument): Content {
+  const body: Content[][] = [headerRow(SUMMARY_PAGE.header)];
+  for (const sensor of doc.sensors) {
+    const s = sensor.summary;
+    const limits = { stack: cellRow(sensor.settings.length === 0 ? ['設定なし'] : sensor.settings.map((p) => limitsText(p))) };
+    if (s === null) {
+      body.push([...cellRow([sensor.name]), limits, ...cellRow(['', '', '', '', '', '', ''])]);
+      continue;
+    }
+    const figures = figureCells(s, true);
+    const all = s.all ? figureCells(s.all, true) : null;
+    const [outside, coverage] = summaryCells(s, true).slice(3);
+    body.push([
+      ...cellRow([sensor.name]),
+      limits,
+      ...figures.map((text, k): Content => (all ? { stack: [styled(text, 'cell'), styled(`(${all[k]})`, 'cell', { color: TEXT_COLOR })] } : styled(text, 'cell'))),
+      ...cellRow([outside, coverage, String(s.alerts.length)]),
+      styled(VERDICT_LABELS[verdictOf(s)], 'cell', { bold: verdictOf(s) !== 'ok' }),
+    ]);
+  }
+  return { table: { headerRows: 1, widths: ['*', 62, 40, 40, 40, 40, 38, 34, 42], body }, layout: 'lightHorizontalLines', margin: [0, 2, 0, 4] };
+}
+
+/** Every sensor's alerts in one table: who stopped them, the corrective action where recorded. */
+function alertsTable(doc: ReportDocument): Content {
+  const alerts = doc.sensors.flatMap((sensor) => (sensor.summary?.alerts ?? []).map((a) => [sensor.name, ...alertCells(a)]));
+  if (alerts.length === 0) return styled(SECTION_TEXTS.noAlerts, 'note');
+  const body: Content[][] = [headerRow(['センサー', ...SECTION_TEXTS.alertHeader]), ...alerts.map((cells) => cellRow(cells))];
+  return { table: { headerRows: 1, widths: [60, 60, 52, 52, 52, 44, '*'], body }, layout: 'lightHorizontalLines', margin: [0, 2, 0, 8] };
+}
+
+/** 作成者 / 確認者 boxes with room for a name, a date and a seal. */
+function approvalBlock(doc: ReportDocument): Content {
+  const box = (label: string, name: string): Content => ({ stack: [styled(label, 'th'), styled(name, 'cell', { margin: [0, 4, 0, 0] }), styled('日付：\u3000\u3000\u3000\u3000年\u3000\u3000月\u3000\u3000日', 'cell', { margin: [0, 14, 0, 0] })] });
+  return {
+    table: { widths: ['*', '*'], heights: [56], body: [[box('作成者（印）', doc.createdBy ?? ''), box('確認者（印）', '')]] },
+    margin: [260, 0, 0, 8],
+  };
 }
 
 /** The period beyond retention: red when nothing of it is left, a note when only its start is gone. */
@@ -285,38 +312,45 @@ function retentionLine(doc: ReportDocument): Content | null {
 
 function sensorSection(sensor: ReportSensor, doc: ReportDocument, slots: Slots): Content[] {
   return [
-    styled(`${sensor.name}（${sensor.serialNo}）`, 'h2', { pageBreak: 'before' }),
+    styled(`${sensor.name}（${sensor.serialNo}）`, 'h2'),
     ...sensor.settings.map((p): Content => styled(settingsText(p, doc.period), 'note')),
     retentionLine(doc) ?? (sensor.points.length === 0 && sensor.table.kind.every((kind) => kind === ROW_KIND.missing) ? styled(NO_DATA_TEXT, 'empty') : ''),
     chartBox(sensor, doc, doc.retention?.whole ? RETENTION_CHART_TEXT : NO_DATA_TEXT, slots.charts),
-    ...summary(sensor),
     ...comments(sensor),
-    styled('データ', 'h3', { pageBreak: 'before' }),
-    ...dataTable(sensor, slots),
   ];
 }
 
-function cover(doc: ReportDocument): Content[] {
-  const sensors: Content[][] = [headerRow(['センサー', 'シリアル番号', '期間中の設定'])];
-  for (const s of doc.sensors) {
-    sensors.push([...cellRow([s.name, s.serialNo]), { stack: cellRow(s.settings.length === 0 ? ['設定なし'] : s.settings.map((p) => settingsText(p, doc.period))) }]);
-  }
+/** The raw values at the setting's interval, one sensor after another, when the setting asks for them. */
+function appendix(doc: ReportDocument, slots: Slots): Content[] {
+  if (!doc.appendix) return [];
+  return doc.sensors.flatMap((sensor, i) => [
+    ...(i === 0 ? [styled(`付録\u3000測定値一覧（${intervalText(doc.interval)}）`, 'h2', { pageBreak: 'before' })] : []),
+    styled(`${sensor.name}（${sensor.serialNo}）`, 'h3', i === 0 ? {} : { pageBreak: 'before' }),
+    ...dataTable(sensor, slots),
+  ]);
+}
+
+/** Page one, what an inspector reads: what the document is, the approval block, the summary per sensor, the alerts. */
+function firstPage(doc: ReportDocument): Content[] {
   return [
     styled(doc.title, 'h1'),
     keyValues([
+      ['文書番号', doc.documentNumber],
       ['店舗', `${doc.store.storeNo} ${doc.store.storeName}`],
       ['期間', periodText(doc.period)],
-      ['種別', REPORT_TYPE_TEXT[doc.reportType]],
+      ['種別', `${REPORT_TYPE_DOCUMENT_LABELS[doc.reportType]}（${doc.settingName}）`],
       ['データ間隔', intervalText(doc.interval)],
-      ['作成者', doc.createdBy ?? MISSING_TEXT],
       ['作成日時', formatDateTime(doc.createdAt)],
     ]),
+    approvalBlock(doc),
     retentionLine(doc) ?? '',
-    styled('対象センサーと上下限', 'h3'),
-    doc.sensors.length === 0 ? styled(NO_SENSOR_TEXT, 'empty') : { table: { headerRows: 1, widths: [90, 70, '*'], body: sensors }, layout: 'lightHorizontalLines' },
+    styled(SUMMARY_PAGE.heading, 'h3'),
+    doc.sensors.length === 0 ? styled(NO_SENSOR_TEXT, 'empty') : summaryTable(doc),
+    styled(SUMMARY_EXCLUDES_TEXT, 'note'),
+    styled(SUMMARY_PAGE.notes, 'note'),
+    ...(doc.sensors.some((sensor) => sensor.summary !== null) ? [styled('アラートと改善措置', 'h3'), alertsTable(doc)] : []),
   ];
 }
-
 
 /** The boxes pdfmake keeps for what is drawn into the pages after its layout. */
 interface Slots {
@@ -330,7 +364,12 @@ export function reportDefinition(doc: ReportDocument, slots: Slots = { tables: [
     info: { title: doc.title, creator: 'On-Reco' },
     pageSize: 'A4',
     pageMargins: PAGE.margins,
-    content: [...cover(doc), ...doc.sensors.flatMap((s) => sensorSection(s, doc, slots))],
+    content: [
+      ...firstPage(doc),
+      // Two sensors' charts a page (pdfmake's unbreakable would lay the page out twice, moving the boxes drawn into).
+      ...doc.sensors.flatMap((s, i): Content[] => [{ stack: sensorSection(s, doc, slots), ...(i % 2 === 0 ? { pageBreak: 'before' as const } : { margin: [0, 12, 0, 0] as [number, number, number, number] }) }]),
+      ...appendix(doc, slots),
+    ],
     defaultStyle: DEFAULT_STYLE,
     styles: STYLES,
   };

@@ -3,7 +3,7 @@ import type { Db } from '~/db/db.server';
 import { getEnv } from '~/env.server';
 import { formatDate } from '~/domain/japan-time';
 import type { ReportType } from '~/domain/report-document';
-import { closedPeriods, QUEUED_REPORTS_MAX, REGULAR_REPORTS_MAX, REPORT_MESSAGES, REPORT_TYPE, type ReportSave, SEQUENTIAL_SETTING_NAME } from '~/domain/report-form';
+import { closedPeriods, QUEUED_REPORTS_MAX, REGULAR_REPORTS_MAX, REPORT_MESSAGES, REPORT_TYPE, removedStoreMayReport, type ReportSave, SEQUENTIAL_SETTING_NAME } from '~/domain/report-form';
 import { isAdministrator } from '~/domain/roles';
 import { absoluteUrl, reportUrl } from '~/domain/urls';
 import { isRemovedStore } from '~/domain/working-state';
@@ -60,7 +60,7 @@ export type SaveReportResult = { ok: true; settingNo: number | null; historyNo: 
 /**
  * Saves the report form (001 §3): a sequential report becomes a history row (作成中) that the worker
  * makes; a regular one creates (at most 10 per store) or updates a setting, audited. A store one
- * may not see is not_found; a removed store takes no new report or setting change.
+ * may not see is not_found; a removed store takes one-off reports of ended periods only (read-only), no setting change.
  */
 export async function saveReport(db: Db, viewer: Viewer, input: ReportSave, now: Date): Promise<SaveReportResult> {
   if (!(await canViewStore(db, viewer, input.store_id))) return { ok: false, reason: 'not_found', description: `Store ${input.store_id} was not found.` };
@@ -68,7 +68,8 @@ export async function saveReport(db: Db, viewer: Viewer, input: ReportSave, now:
     const count = await lockRegularReports(trx, input.store_id);
     const store = await getReportStore(trx, input.store_id);
     if (!store) return { ok: false, reason: 'not_found', description: `Store ${input.store_id} was not found.` };
-    if (isRemovedStore(store.workingState)) return { ok: false, reason: 'invalid_state', description: 'The store is removed: its reports can no longer be created or edited.' };
+    if (isRemovedStore(store.workingState) && !removedStoreMayReport({ regular: input.regular_report === 1, period: { from: input.start_time, to: input.end_time } }, now))
+      return { ok: false, reason: 'invalid_state', description: 'The store is removed: only one-off reports of periods that have ended can be made; its regular reports can no longer be created or edited.' };
     const known = await sensorIdsOfStore(trx, input.store_id, input.equipment_ids);
     // A sensor of another store "does not exist" here (DESIGN.md: what one may not see is 404).
     if (known.length !== input.equipment_ids.length) return { ok: false, reason: 'not_found', description: 'A sensor of equipment_ids is not a sensor of the store.' };

@@ -58,6 +58,11 @@ function payload(over: Record<string, unknown> = {}) {
 }
 
 const post = (body: unknown, token: string) => call(reportAction, postJson('/on-reco/v1/store_report', body, token));
+/** A CSV line's sensor, time, value, 区分 and 上下限外 (lines without quoted cells). */
+const cells = (line: string) => {
+  const all = line.split(',');
+  return [all[2], all[4], all[5], all[6], all[7]];
+};
 const fieldsOf = async (response: Response) => ((await response.json()) as { fields: Record<string, string> }).fields;
 
 async function insertReadings(equipmentId: number, from: Date, minutes: number, temperature: (i: number) => number | null) {
@@ -91,11 +96,13 @@ describe('POST /v1/store_report: a sequential report', () => {
     const bytes = Buffer.from(await file.arrayBuffer());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.toString('utf8').slice(1).trim().split('\r\n');
-    expect(lines[0]).toBe('日時,冷蔵ケース1,冷凍庫');
-    expect(lines).toHaveLength(1 + 144);
-    expect(lines[1]).toBe('2026/11/02 00:00,3.0,--');
-    expect(lines[2]).toBe('2026/11/02 00:10,3.3,--');
-    expect(lines[144]).toBe('2026/11/02 23:50,3.2,--');
+    expect(lines[0]).toBe('店舗番号,店舗名,センサー,シリアル番号,日時,温度,区分,上下限外,下限,上限,コメント,記入者');
+    // Long format: a row per sensor and time.
+    expect(lines).toHaveLength(1 + 2 * 144);
+    expect(cells(lines[1])).toEqual(['冷蔵ケース1', '2026/11/02 00:00', '3.0', '測定値', '']);
+    expect(cells(lines[2])).toEqual(['冷蔵ケース1', '2026/11/02 00:10', '3.3', '測定値', '']);
+    expect(cells(lines[144])).toEqual(['冷蔵ケース1', '2026/11/02 23:50', '3.2', '測定値', '']);
+    expect(cells(lines[145])).toEqual(['冷凍庫', '2026/11/02 00:00', '', '欠測', '']);
     // Another store's user: the report "does not exist".
     expect((await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.store2))).status).toBe(404);
   });
@@ -105,8 +112,8 @@ describe('POST /v1/store_report: a sequential report', () => {
     const { history_no } = await (await post(payload({ equipment_ids: [fridge], data_interval: 720 }), tokens.admin)).json();
     await makePendingReports(db);
     const text = Buffer.from(await (await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.admin))).arrayBuffer()).toString('utf8');
-    expect(text).toContain('この期間のデータはありません');
-    expect(text).toContain('2026/11/02 12:00,--');
+    expect(text).toContain('注記,,,,この期間のデータはありません');
+    expect(text.slice(1).trim().split('\r\n').map(cells)).toContainEqual(['冷蔵ケース1', '2026/11/02 12:00', '', '欠測', '']);
   });
 
   it('given times: duplicates ignored, one row per time and day; ERROR and DEF cells', async () => {
@@ -117,38 +124,31 @@ describe('POST /v1/store_report: a sequential report', () => {
     const { history_no } = await (await post(body, tokens.admin)).json();
     await makePendingReports(db);
     const text = Buffer.from(await (await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.admin))).arrayBuffer()).toString('utf8');
-    expect(text.slice(1).trim().split('\r\n')).toEqual(['日時,冷蔵ケース1', '2026/11/02 03:30,DEF', '2026/11/02 08:00,ERROR', '2026/11/02 12:00,4.0']);
+    expect(text.slice(1).trim().split('\r\n').slice(1).map(cells)).toEqual([
+      ['冷蔵ケース1', '2026/11/02 03:30', '4.0', '霜取り', ''],
+      ['冷蔵ケース1', '2026/11/02 08:00', '', 'ERROR', ''],
+      ['冷蔵ケース1', '2026/11/02 12:00', '4.0', '測定値', ''],
+    ]);
   });
 
-  it('the CSV carries the summary (option2) and the comments (option1) under the table, as the PDF prints them', async () => {
+  it('the CSV is one long table: values outside the limits flagged, the comments (option1) as rows of their own; the summary is the PDF\'s page one', async () => {
     const { tokens, fridge, freezer } = await world();
     await insertReadings(fridge, fromJapan(2026, 11, 2), 24 * 60, (i) => (i >= 600 && i < 605 ? 12.5 : 4.0));
     const admin = await db.selectFrom('users').select('user_id').where('login_id', '=', 'admin').executeTakeFirstOrThrow();
     await db.insertInto('measurement_comments').values({ store_id: 'S001', equipment_id: fridge, measured_at: fromJapan(2026, 11, 2, 10, 1), comment: '扉開放, 補充', user_id: admin.user_id }).execute();
-    await db
-      .insertInto('alert_history')
-      .values({ store_id: 'S001', equipment_id: fridge, alert_id: 'OE00000001', alert_data1: '12.5', temperature: 12.5, lower_limit: 0, upper_limit: 10, started_at: fromJapan(2026, 11, 2, 10, 2), recovered_at: fromJapan(2026, 11, 2, 10, 5), stopped_at: fromJapan(2026, 11, 2, 10, 3), stopped_by: admin.user_id, stop_comment: '商品を移動' })
-      .execute();
-    const body = payload({ equipment_ids: [fridge, freezer], data_interval: 720, option1: 1, option2: 1 });
+    const body = payload({ equipment_ids: [fridge, freezer], manual_data_interval: ['00:00', '10:02', '12:00'], data_interval: null, option1: 1, option2: 1 });
     const { history_no } = await (await post(body, tokens.admin)).json();
     await makePendingReports(db);
     const text = Buffer.from(await (await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.admin))).arrayBuffer()).toString('utf8');
     const lines = text.slice(1).trim().split('\r\n');
-    expect(lines.slice(0, 3)).toEqual(['日時,冷蔵ケース1,冷凍庫', '2026/11/02 00:00,4.0,--', '2026/11/02 12:00,4.0,--']);
-    expect(lines.slice(3)).toEqual([
-      '',
-      'サマリー',
-      'センサー,最低,最高,平均,上下限外の時間',
-      '冷蔵ケース1,4.0,12.5,4.0,5',
-      '冷凍庫,--,--,--,0',
-      '',
-      'センサー,アラート,発生,復旧,停止,停止者,改善措置(コメント)',
-      '冷蔵ケース1,温度異常（上限超過）,2026/11/02 10:02,2026/11/02 10:05,2026/11/02 10:03,admin さん,商品を移動',
-      '',
-      'コメント',
-      'センサー,日時,コメント,記入者',
-      '冷蔵ケース1,2026/11/02 10:01,"扉開放, 補充",admin さん',
+    expect(lines.slice(1, 4).map(cells)).toEqual([
+      ['冷蔵ケース1', '2026/11/02 00:00', '4.0', '測定値', ''],
+      ['冷蔵ケース1', '2026/11/02 10:02', '12.5', '測定値', '上下限外'],
+      ['冷蔵ケース1', '2026/11/02 12:00', '4.0', '測定値', ''],
     ]);
+    expect(lines[4]).toMatch(/^S?[^,]*,[^,]*,冷蔵ケース1,[^,]*,2026\/11\/02 10:01,,コメント,,,,"扉開放, 補充",admin さん$/);
+    expect(lines.slice(5).map(cells).map((row) => row[0])).toEqual(['冷凍庫', '冷凍庫', '冷凍庫']);
+    expect(text).not.toContain('サマリー');
   });
 });
 
@@ -234,7 +234,7 @@ describe('POST /v1/store_report: the rules of 001 §5', () => {
     expect(audits[10].details).toMatchObject({ before: { setting_name: '日報1', data_interval: 10 }, after: { setting_name: '朝の日報', data_interval: 60 } });
   });
 
-  it('another store\'s user gets 404; a sensor of another store is 404; a removed store takes no new report but keeps its history', async () => {
+  it('another store\'s user gets 404; a sensor of another store is 404; a removed store keeps its history and stays reportable read-only', async () => {
     const { tokens, fridge, other } = await world();
     expect((await post(payload({ equipment_ids: [fridge] }), tokens.store2)).status).toBe(404);
     expect((await post(payload({ equipment_ids: [other] }), tokens.admin)).status).toBe(404);
@@ -242,8 +242,28 @@ describe('POST /v1/store_report: the rules of 001 §5', () => {
     const { history_no } = await (await post(payload({ equipment_ids: [fridge] }), tokens.admin)).json();
     await makePendingReports(db);
     await db.updateTable('stores').set({ working_state: 2 }).where('store_id', '=', 'S001').execute();
-    expect((await post(payload({ equipment_ids: [fridge] }), tokens.admin)).status).toBe(409);
     expect((await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${history_no}`, tokens.admin))).status).toBe(200);
+    // A past period: a one-off report is made and downloadable (an inspector asks for last year's records).
+    const past = await post(payload({ equipment_ids: [fridge] }), tokens.admin);
+    expect(past.status).toBe(201);
+    await makePendingReports(db);
+    const again = await call(downloadLoader, get(`/on-reco/v1/store_report/history/download?history_no=${(await past.json()).history_no}`, tokens.admin));
+    expect(again.status).toBe(200);
+    expect(Buffer.from(await again.arrayBuffer()).toString('utf8')).toContain('冷蔵ケース1');
+    // A period that has not ended, and any regular setting, are refused.
+    expect((await post(payload({ equipment_ids: [fridge], start_time: '20991201000000', end_time: '20991201235000' }), tokens.admin)).status).toBe(409);
+    expect((await post(payload({ equipment_ids: [fridge], regular_report: 1, setting_name: '日報' }), tokens.admin)).status).toBe(409);
+  });
+
+  it('stops the regular reports of a removed store', async () => {
+    const { tokens, fridge } = await world();
+    expect((await post(payload({ equipment_ids: [fridge], regular_report: 1, setting_name: '日報' }), tokens.admin)).status).toBe(201);
+    await db.updateTable('regular_reports').set({ created_at: fromJapan(2026, 11, 1, 9) }).execute();
+    await db.updateTable('stores').set({ working_state: 2 }).where('store_id', '=', 'S001').execute();
+    expect(await scheduleRegularReports(db, fromJapan(2026, 11, 4, 0, 30))).toBe(0);
+    expect(await countRows(db, 'report_history')).toBe(0);
+    await db.updateTable('stores').set({ working_state: 1 }).where('store_id', '=', 'S001').execute();
+    expect(await scheduleRegularReports(db, fromJapan(2026, 11, 4, 0, 30))).toBe(3);
   });
 });
 

@@ -94,9 +94,8 @@ describe('report jobs in the worker', () => {
     expect(done).toHaveLength(1);
     expect(await db.selectFrom('mail_outbox').select('mail_id').where('to_address', '=', 'kill-test@example.com').execute()).toHaveLength(1);
     const lines = done[0].content!.toString('utf8').trim().split('\r\n');
-    // The table, then (both options on) the summary and the comments after an empty line (docs/decisions/155).
-    expect(lines.slice(0, lines.indexOf(''))).toHaveLength(1 + 31 * 144);
-    expect(lines).toContain('サマリー');
+    // One long table (docs/decisions/287): a row per sensor and time, then the comments (option1) as rows of their own.
+    expect(lines.filter((line) => !line.includes(',コメント,'))).toHaveLength(1 + 20 * 31 * 144);
     expect(smtp.received.filter((mail) => mail.to.includes('kill-test@example.com'))).toHaveLength(1);
   }, 180_000);
 

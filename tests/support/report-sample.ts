@@ -4,6 +4,7 @@
 import { fromJapan } from '../../app/domain/japan-time';
 import { roundTenth } from '../../app/domain/format';
 import { seriesOf } from '../../app/domain/report-rows';
+import { reportTitle } from '../../app/domain/report-title';
 import { type ReportDocument, type ReportPoints, type ReportSensor, type ReportTable, type ReportWindow, ROW_KIND } from '../../app/domain/report-document';
 
 export interface SampleOptions {
@@ -20,10 +21,12 @@ export interface SampleOptions {
   summary?: boolean;
   /** Sensors from this index on have no reading at all. */
   emptyFrom?: number;
+  /** The raw values as an appendix (the default, as before the setting). */
+  appendix?: boolean;
 }
 
 export function sampleReportDocument(options: SampleOptions = {}): ReportDocument {
-  const { sensors = 3, year = 2026, month = 11, day = 1, days = 30, intervalMinutes = 10, pointMinutes = 10, comments = true, summary = true, emptyFrom = Infinity } = options;
+  const { sensors = 3, year = 2026, month = 11, day = 1, days = 30, intervalMinutes = 10, pointMinutes = 10, comments = true, summary = true, emptyFrom = Infinity, appendix = true } = options;
   const from = fromJapan(year, month, day);
   const end = fromJapan(year, month, day + days);
   const to = new Date(end.getTime() - intervalMinutes * 60_000);
@@ -91,7 +94,10 @@ export function sampleReportDocument(options: SampleOptions = {}): ReportDocumen
             min: values.length ? Math.min(...values) : null,
             max: values.length ? Math.max(...values) : null,
             mean: values.length ? roundTenth(values.reduce((a, b) => a + b, 0) / values.length) : null,
+            count: values.length,
             minutesOutside: empty ? 0 : 90,
+            all: null,
+            coverage: { slots: rows.at.length, withReadings: empty ? 0 : rows.at.length - 3 },
             alerts: empty
               ? []
               : [
@@ -110,7 +116,10 @@ export function sampleReportDocument(options: SampleOptions = {}): ReportDocumen
     });
   }
   return {
-    title: '月次レポート 2026年11月',
+    title: reportTitle({ reportType: 1, store: { storeNo: '0001', storeName: '渋谷道玄坂店' }, period: { from, to } }),
+    documentNumber: 'OR-0001-00000042',
+    settingName: '月次レポート',
+    appendix,
     fileName: 'report.pdf',
     reportType: 1,
     format: 1,

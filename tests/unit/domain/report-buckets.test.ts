@@ -27,10 +27,11 @@ const times = Float64Array.from({ length: 9 }, (_, i) => start + (i + 1) * BUCKE
 const window = [{ from: new Date(start + 2 * BUCKET_MS), to: new Date(start + 3 * BUCKET_MS + HALF) }];
 
 describe('planBuckets', () => {
-  it('answers a bucket cut by a window edge from its aggregates when none of its values is outside the limits', () => {
+  it('reads raw a bucket cut by a window edge even within the limits (the summary splits its readings), and marks a bucket wholly inside the window', () => {
     const plan = planBuckets(buckets([{ min: 2, max: 8 }, { min: 2, max: 8 }, { min: 2, max: 8 }]), span, times, settings, window);
-    expect([...plan.use]).toEqual([1, 1, 1]);
-    expect(plan.raw).toEqual([]);
+    expect([...plan.use]).toEqual([1, 0, 1]);
+    expect([...plan.excluded]).toEqual([0, 0, 1]);
+    expect(plan.raw).toEqual([[start + 2 * BUCKET_MS - HALF, start + 2 * BUCKET_MS + HALF]]);
   });
 
   it('reads raw a cut bucket with a value outside the limits, but not a bucket wholly inside the window', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromJapan, toCompactDateTime } from '~/domain/japan-time';
 import { closedPeriods, defaultFormValues, formValuesOf, intervalModeOf, payloadOf, periodOf, ReportSaveSchema, uniqueTimes } from '~/domain/report-form';
-import { summaryOf, tableTimes } from '~/domain/report-rows';
+import { tableTimes } from '~/domain/report-rows';
 
 const stamp = (at: Date) => toCompactDateTime(at);
 
@@ -38,22 +38,6 @@ describe('data interval', () => {
     expect(tableTimes(day, { kind: 'every', minutes: 720 }).map(stamp)).toEqual(['20261102000000', '20261102120000']);
     const week = periodOf(2, fromJapan(2026, 11, 2));
     expect(tableTimes(week, { kind: 'times', times: ['08:00', '17:00'] })).toHaveLength(14);
-  });
-});
-
-describe('summary', () => {
-  it('counts the minutes outside the limits, defrost and stop windows excluded; errors left out of min/max/mean', () => {
-    const at = (minute: number) => fromJapan(2026, 11, 2, 0, minute);
-    const settings = [{ from: at(0), to: null, lowerLimit: 0, upperLimit: 10, defrost: [] }];
-    const readings = [
-      { at: at(0), temperature: 4, error: false },
-      { at: at(1), temperature: 12, error: false },
-      { at: at(2), temperature: 13, error: false },
-      { at: at(3), temperature: null, error: true },
-      { at: at(4), temperature: 11, error: false },
-    ];
-    expect(summaryOf(readings, settings, [{ from: at(4), to: at(5) }])).toEqual({ min: 4, max: 13, mean: 10, minutesOutside: 2 });
-    expect(summaryOf([], settings, [])).toEqual({ min: null, max: null, mean: null, minutesOutside: 0 });
   });
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fromJapan } from '~/domain/japan-time';
 import type { ReportSettingsPeriod } from '~/domain/report-document';
-import { chartPoints, type Reading, seriesOf, summaryOf, tableRows, tableTimes } from '~/domain/report-rows';
+import { chartPoints, type Reading, seriesOf, tableRows, tableTimes } from '~/domain/report-rows';
+import { summaryOf } from '~/domain/report-summary';
 import { rowsOf } from '../../support/report-sample';
 
 // Report collection on typed arrays (docs/decisions/148-report-speed.md): the same rows and
@@ -31,13 +32,15 @@ describe('report collection on typed arrays', () => {
     expect(rows.find((row) => row.at.getTime() === from.getTime() + 20000 * MIN)?.kind).toBe('missing');
     expect(rows.find((row) => row.at.getTime() === fromJapan(2026, 10, 2, 3, 10).getTime())?.kind).toBe('defrost');
     const excluded = [{ from: new Date(from.getTime() + 8990 * MIN), to: new Date(from.getTime() + 9010 * MIN) }];
-    const summary = summaryOf(series, settings, excluded);
-    // min, max and mean take every reading; the minutes outside leave the excluded windows out.
-    expect(summary).toMatchObject({ min: -7, max: 25 });
+    const span = { from, until: new Date(from.getTime() + 31 * 24 * 60 * MIN) };
+    const summary = summaryOf(series, settings, excluded, span);
+    // The counted figures and the minutes outside leave the excluded windows out; "all" takes every reading.
+    expect(summary).toMatchObject({ min: expect.any(Number), max: 25, all: { min: -7, max: 25 } });
+    expect(summary.min).toBeGreaterThan(0);
     // The -7 minute is inside an excluded window; the 25 minute counts once.
     expect(summary.minutesOutside).toBe(1);
     // Out of order and overlapping windows give the same count.
-    expect(summaryOf([...readings].reverse(), settings, [...excluded, { from: new Date(from.getTime() + 8995 * MIN), to: new Date(from.getTime() + 9001 * MIN) }])).toEqual(summary);
+    expect(summaryOf([...readings].reverse(), settings, [...excluded, { from: new Date(from.getTime() + 8995 * MIN), to: new Date(from.getTime() + 9001 * MIN) }], span)).toEqual(summary);
   });
 
   it('thins a month of minutes to at most first, min, max and last per part, keeping the extremes and the breaks', () => {

@@ -1,7 +1,7 @@
 import { parseString } from 'fast-csv';
 import { describe, expect, it } from 'vitest';
 import { csvDocument } from '~/domain/csv';
-import { renderReportCsv } from '~/reports/csv.server';
+import { CSV_HEADER, renderReportCsv } from '~/reports/csv.server';
 import { sampleReportDocument } from '../../support/report-sample';
 
 // The report CSV goes through the one CSV writer (~/domain/csv): an independent parser (fast-csv's)
@@ -17,17 +17,29 @@ const parse = (csv: Buffer) =>
   });
 
 describe('renderReportCsv', () => {
-  it('reads back as its cells through another parser, names and comments that need quoting included', async () => {
+  it('writes one long table (store, sensor, time, value, 区分, outside, limits) that reads back through another parser, quoted names and comments included', async () => {
     const doc = sampleReportDocument({ sensors: 3, days: 6 });
     doc.sensors[0].name = 'ケース,"A"';
     doc.sensors[1].comments = [{ at: doc.period.from, comment: '一行目\n二行目, "引用"', userName: '山田' }];
     const csv = await renderReportCsv(doc);
     expect(csv.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const rows = await parse(csv);
-    const cells = rows.slice(1, 1 + 6 * 144).flatMap((row) => row.slice(1));
-    expect(cells.every((cell) => /^(-?\d+\.\d|--|ERROR|DEF)$/.test(cell))).toBe(true);
-    expect(['--', 'ERROR', 'DEF'].every((text) => cells.includes(text))).toBe(true);
-    expect(rows[0][1]).toBe('ケース,"A"');
+    expect(rows[0]).toEqual([...CSV_HEADER]);
+    // Every row has every column: a spreadsheet filters it.
+    expect(rows.every((row) => row.length === CSV_HEADER.length)).toBe(true);
+    const data = rows.slice(1).filter((row) => row[6] !== 'コメント');
+    expect(data).toHaveLength(3 * 6 * 144);
+    expect(data.every((row) => row[0] === '0001' && row[1] === '渋谷道玄坂店')).toBe(true);
+    expect(data.every((row) => /^(-?\d+\.\d)?$/.test(row[5]))).toBe(true);
+    expect(new Set(data.map((row) => row[6]))).toEqual(new Set(['測定値', '欠測', 'ERROR', '霜取り']));
+    expect(data.filter((row) => row[6] === '欠測' || row[6] === 'ERROR').every((row) => row[5] === '')).toBe(true);
+    expect(data.filter((row) => row[2] === 'ケース,"A"')).toHaveLength(6 * 144);
+    // 上下限外 marks a value outside the limits in force, and only those.
+    const outside = data.filter((row) => row[7] === '上下限外');
+    expect(outside.length).toBeGreaterThan(0);
+    expect(outside.every((row) => Number(row[5]) > Number(row[9]) || Number(row[5]) < Number(row[8]))).toBe(true);
+    expect(data.filter((row) => row[6] === '測定値' && row[7] === '').every((row) => Number(row[5]) <= Number(row[9]) && Number(row[5]) >= Number(row[8]))).toBe(true);
+    expect(rows).toContainEqual(['0001', '渋谷道玄坂店', doc.sensors[1].name, doc.sensors[1].serialNo, '2026/11/01 00:00', '', 'コメント', '', '', '', '一行目\n二行目, "引用"', '山田']);
     expect(csv.toString('utf8')).toBe(csvDocument(rows));
   });
 
@@ -36,17 +48,17 @@ describe('renderReportCsv', () => {
     doc.sensors[0].name = '=1+1';
     doc.sensors[1].comments = [{ at: doc.period.from, comment: '@SUM(A1)', userName: '+cmd|x' }];
     const rows = await parse(await renderReportCsv(doc));
-    expect(rows[0][1]).toBe("'=1+1");
+    expect(rows[1][2]).toBe("'=1+1");
     expect(rows.flat()).toEqual(expect.arrayContaining(["'@SUM(A1)", "'+cmd|x"]));
     expect(rows.flat().filter((cell) => /^[=+@\t\r]/.test(cell) || /^-(?!\d+(\.\d+)?$|-$)/.test(cell))).toEqual([]);
   });
 
   it('prints the same times for a second report of the same period, and its own for another period', async () => {
     const first = (await renderReportCsv(sampleReportDocument({ sensors: 1, days: 1 }))).toString('utf8');
-    expect(first).toContain('\r\n2026/11/01 23:50,');
+    expect(first).toContain(',2026/11/01 23:50,');
     expect((await renderReportCsv(sampleReportDocument({ sensors: 1, days: 1 }))).toString('utf8')).toBe(first);
     const other = (await renderReportCsv(sampleReportDocument({ sensors: 1, days: 1, day: 2 }))).toString('utf8');
-    expect(other).toContain('\r\n2026/11/02 23:50,');
+    expect(other).toContain(',2026/11/02 23:50,');
     expect(other).not.toContain('2026/11/01 23:50');
   });
 });

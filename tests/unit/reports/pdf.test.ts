@@ -24,16 +24,24 @@ function textOf(pdf: Buffer): { text: string; pages: number } {
 }
 
 describe('renderReportPdf', () => {
-  it('prints the cover, each sensor with its summary and comments, the table, and page numbers on every page', async () => {
+  it('prints page one as the summary (title, number, approval block, figures and verdict per sensor, alerts), the charts, the appendix, and page numbers on every page', async () => {
     const doc = sampleReportDocument({ sensors: 4, days: 2, emptyFrom: 3 });
     const { text, pages } = textOf(await renderReportPdf(doc));
-    expect(text).toContain('月次レポート 2026年11月');
-    expect(text).toContain('0001 渋谷道玄坂店');
-    expect(text).toContain('佐藤 一郎');
+    const first = text.split('\f')[0];
+    expect(first).toContain('温度管理記録（月次） 0001 渋谷道玄坂店 2026/11/01〜2026/11/02');
+    expect(first).toContain('OR-0001-00000042');
+    expect(first).toContain('作成者（印）');
+    expect(first).toContain('確認者（印）');
+    expect(first).toContain('佐藤 一郎');
+    expect(first).toContain('センサー別の集計と判定');
+    expect(first).toContain('霜取り時間帯とアラート停止時間帯の測定値を除いて');
+    expect(first).toContain('逸脱あり');
+    expect(first).toContain('データなし');
+    expect(first).toContain('上限温度超過');
+    expect(text).toContain('付録');
     expect(text).toContain('冷蔵ケース1');
-    expect(text).toContain('サマリー');
     expect(text).toContain('上限温度超過');
-    expect(text).toContain('扉の閉め忘れ。商品を別ケースへ移動した。');
+    expect(first).toContain('扉の閉め忘れ。商品を別ケースへ');
     expect(text).toContain('山田 花子');
     expect(text).toContain('ERROR');
     expect(text).toContain('DEF');
@@ -57,6 +65,17 @@ describe('renderReportPdf', () => {
       expect(first).not.toContain('期間');
       expect(bare(first + second)).toBe(bare(pageHeaderText(doc)));
     }
+  });
+
+  it('leaves the raw values out when the setting asks for no appendix', async () => {
+    const withAppendix = textOf(await renderReportPdf(sampleReportDocument({ sensors: 4, days: 7 })));
+    const without = textOf(await renderReportPdf(sampleReportDocument({ sensors: 4, days: 7, appendix: false })));
+    expect(withAppendix.text).toContain('付録');
+    expect(without.text).not.toContain('付録');
+    expect(without.text).not.toContain('DEF');
+    // Page one and two sensors' charts a page.
+    expect(without.pages).toBe(3);
+    expect(withAppendix.pages).toBeGreaterThan(without.pages);
   });
 
   it('renders a report without sensors and one without options', async () => {

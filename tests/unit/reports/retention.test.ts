@@ -39,8 +39,8 @@ describe('a report beyond retention', () => {
   it('CSV: the notice under the header, then the table', async () => {
     const doc = { ...sampleReportDocument({ sensors: 2, days: 1, emptyFrom: 0 }), retention: WHOLE };
     const lines = (await renderReportCsv(doc)).toString('utf8').slice(1).split('\r\n');
-    expect(lines[1]).toBe(`${WHOLE.text},,`);
-    expect(lines[2]).toMatch(/^2026\/11\/01 00:00,--,--$/);
-    expect(lines).not.toContain('この期間のデータはありません,,');
+    expect(lines[1]).toBe(`0001,渋谷道玄坂店,,,,,注記,,,,${WHOLE.text},`);
+    expect(lines[2]).toMatch(/^0001,渋谷道玄坂店,冷蔵ケース1,SN-100000,2026\/11\/01 00:00,,欠測,/);
+    expect(lines.some((line) => line.includes('この期間のデータはありません'))).toBe(false);
   });
 });
