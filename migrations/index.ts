@@ -25,6 +25,7 @@ import * as citusReadyKeys from './2026-11-28-30-citus-ready-keys';
 import * as storeListEntriesByModels from './2026-11-28-31-store-list-entries-by-models';
 import * as escalation from './2026-11-28-50-escalation';
 import * as alertSimulatedTemperature from './2026-11-28-60-alert-simulated-temperature';
+import * as gatewayReleases from './2026-11-28-90-gateway-releases';
 
 // Every migration, in order. A static list (rather than reading the folder at run time) works
 // the same under tsx, vitest and a bundled server. Add new migrations at the end.
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-10-worker-heartbeats': workerHeartbeats,
   '2026-11-28-50-escalation': escalation,
   '2026-11-28-60-alert-simulated-temperature': alertSimulatedTemperature,
+  '2026-11-28-90-gateway-releases': gatewayReleases,
 };
