@@ -64,6 +64,8 @@ export interface GroupGateway {
   storeId: string;
   /** The version of its newest health report, or null. */
   runningVersion: string | null;
+  /** It posted readings after that report: the version uploads (healthy), not only started. */
+  uploadedSince: boolean;
   /** It reported this rollout's version as failed (rolled back). */
   failed: boolean;
 }
@@ -92,14 +94,14 @@ export function firstWaveSize(count: number, wavePercent: number): number {
 }
 
 export function stateOf(gateway: GroupGateway, version: string): GatewayUpdateState {
-  if (gateway.runningVersion === version) return 'updated';
+  if (gateway.runningVersion === version && gateway.uploadedSince) return 'updated';
   return gateway.failed ? 'failed' : 'pending';
 }
 
 /**
  * The waves of a group's gateways (in store_id order: the first wave is the first
  * firstWaveSize of them) and each wave's progress. Wave 2 opens when every box of wave 1 runs
- * the version; a failure in wave 1 keeps it closed.
+ * the version and has uploaded since it said so; a failure in wave 1 keeps it closed.
  */
 export function planRollout(rollout: RolloutFacts, gateways: readonly GroupGateway[]): RolloutPlan {
   const sorted = [...gateways].sort((a, b) => (a.storeId < b.storeId ? -1 : a.storeId > b.storeId ? 1 : 0));

@@ -117,11 +117,11 @@ async function groupGateways(db: Db, storegroupId: string, version: string): Pro
     .selectFrom('stores')
     .leftJoin('gateway_health as h', 'h.store_id', 'stores.store_id')
     .leftJoin('gateway_update_failures as f', (join) => join.onRef('f.store_id', '=', 'stores.store_id').on('f.version', '=', version))
-    .select(['stores.store_id', 'stores.store_no', 'stores.store_name', 'h.version', 'f.reason'])
+    .select(['stores.store_id', 'stores.store_no', 'stores.store_name', 'h.version', 'f.reason', sql<boolean>`coalesce(stores.last_gateway_contact_at > h.received_at, false)`.as('uploaded_since')])
     .where('stores.storegroup_id', '=', storegroupId)
     .where('stores.gateway_info', 'is not', null)
     .execute();
-  return rows.map((row) => ({ storeId: row.store_id, storeNo: row.store_no, storeName: row.store_name, runningVersion: row.version, failed: row.reason !== null, failure: row.reason }));
+  return rows.map((row) => ({ storeId: row.store_id, storeNo: row.store_no, storeName: row.store_name, runningVersion: row.version, uploadedSince: row.uploaded_since, failed: row.reason !== null, failure: row.reason }));
 }
 
 export interface ReleaseOffer {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { firstWaveSize, offeredTo, planRollout } from '~/domain/gateway-rollout';
 
-const gateways = (states: [string, string | null, boolean?][]) => states.map(([storeId, runningVersion, failed]) => ({ storeId, runningVersion, failed: failed ?? false }));
+const gateways = (states: [string, string | null, boolean?, boolean?][]) =>
+  states.map(([storeId, runningVersion, failed, uploadedSince]) => ({ storeId, runningVersion, failed: failed ?? false, uploadedSince: uploadedSince ?? true }));
 
 describe('a rollout in two waves', () => {
   it('puts at least one box and never the whole group in the first wave below 100 %', () => {
@@ -12,6 +13,9 @@ describe('a rollout in two waves', () => {
     const rollout = { version: '0.3.0', wavePercent: 30, paused: false };
     const before = planRollout(rollout, gateways([['S3', '0.2.0'], ['S1', '0.2.0'], ['S2', '0.2.0']]));
     expect(['S1', 'S2', 'S3'].map((s) => offeredTo(before, s))).toEqual([true, false, false]);
+    // Started on it, but no upload since: not yet.
+    const started = planRollout(rollout, gateways([['S3', '0.2.0'], ['S1', '0.3.0', false, false], ['S2', '0.2.0']]));
+    expect(['S1', 'S2', 'S3'].map((s) => offeredTo(started, s))).toEqual([true, false, false]);
     const after = planRollout(rollout, gateways([['S3', '0.2.0'], ['S1', '0.3.0'], ['S2', '0.2.0']]));
     expect(['S1', 'S2', 'S3'].map((s) => offeredTo(after, s))).toEqual([true, true, true]);
     expect(after.waves.map((w) => [w.updated, w.pending, w.failed, w.open])).toEqual([[1, 0, 0, true], [0, 2, 0, true]]);
