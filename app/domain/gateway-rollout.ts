@@ -129,3 +129,15 @@ export function offeredTo(plan: RolloutPlan, storeId: string): boolean {
   if (!wave || plan.stateOf.get(storeId) === 'failed') return false;
   return plan.waves[wave - 1].open;
 }
+
+/** A rollout as the fleet screen and the API show it. */
+export interface RolloutView {
+  storegroupId: string;
+  storegroupName: string;
+  version: string;
+  wavePercent: number;
+  paused: boolean;
+  startedAt: string;
+  waves: WaveProgress[];
+  gateways: { storeId: string; storeNo: string; storeName: string; wave: 1 | 2; runningVersion: string | null; state: GatewayUpdateState; failure: string | null }[];
+}

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
-import { type GroupGateway, offeredTo, planRollout, type RolloutFacts, type RolloutPlan } from '~/domain/gateway-rollout';
+import { type GroupGateway, offeredTo, planRollout, type RolloutFacts, type RolloutView } from '~/domain/gateway-rollout';
 
 // Gateway releases, rollouts and the boxes' failed updates (decision 291). Releases are chain-wide
 // (administrators only, the routes check); a gateway reads only its own offer.
@@ -151,10 +151,7 @@ export async function recordUpdateFailure(db: Db, storeId: string, version: stri
     .execute();
 }
 
-export interface RolloutProgress extends RolloutRow {
-  waves: RolloutPlan['waves'];
-  gateways: { storeId: string; storeNo: string; storeName: string; wave: 1 | 2; runningVersion: string | null; state: 'updated' | 'pending' | 'failed'; failure: string | null }[];
-}
+export type RolloutProgress = RolloutView;
 
 /** Every rollout with each wave's progress and each box's state (the fleet screen, the API). */
 export async function listRolloutProgress(db: Db): Promise<RolloutProgress[]> {
