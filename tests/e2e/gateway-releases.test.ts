@@ -132,8 +132,9 @@ describe('gateway releases: two waves, an automatic rollback, nothing lost', () 
     const reported = await firstReported('0.3.0');
     expect(reported.RL002).toBeGreaterThan(reported.RL001);
     expect(reported.RL003).toBeGreaterThan(reported.RL001);
-    const [goodRollout] = (await api(token, 'gateway_rollouts')) as { waves: { updated: number; pending: number; failed: number }[] }[];
-    expect(goodRollout.waves.map((w) => [w.updated, w.pending, w.failed])).toEqual([[1, 0, 0], [2, 0, 0]]);
+    // The console counts a box updated once it posted readings after reporting the version (within a minute here).
+    const waves = async () => ((await api(token, 'gateway_rollouts')) as { waves: { updated: number; pending: number; failed: number }[] }[])[0].waves.map((w) => [w.updated, w.pending, w.failed]);
+    await expect.poll(waves, { timeout: 180_000, interval: 1000 }).toEqual([[1, 0, 0], [2, 0, 0]]);
 
     // The bad release: the first wave's box takes it, cannot start it twice, and goes back to 0.3.0 by itself.
     await api(token, 'gateway_rollouts', { storegroup_id: 'GREL', version: '0.4.0', wave_percent: 30 });
