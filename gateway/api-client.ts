@@ -5,7 +5,7 @@ import https from 'node:https';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { parseRetryAfter } from './backoff';
-import { HeardAnswerSchema, type HeardRequest } from './protocol';
+import { HeardAnswerSchema, type HeardRequest, UpdateFailureAnswerSchema, type UpdateFailureRequest } from './protocol';
 import { ErrorAnswerSchema, GATEWAY_API_PREFIX, HealthAnswerSchema, type HealthReport, PairAnswerSchema, ReadingsAnswerSchema, type ReadingsAnswer, type ReadingsRequest, type WireReading } from './protocol';
 
 /** Why a call did not get a usable answer. */
@@ -40,6 +40,7 @@ interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
+  bytes: Buffer;
 }
 
 /**
@@ -71,7 +72,10 @@ function exchange(url: string, method: string, headers: Record<string, string>, 
     const req = transport.request(target, { method, headers, signal, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: bytes.toString('utf8'), bytes });
+      });
       res.on('error', reject);
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
@@ -129,6 +133,20 @@ export class ApiClient {
     return this.parseJson(res.value, HealthAnswerSchema);
   }
 
+  /** GET /release?version=: the bundle's bytes (checked by the caller before anything is unpacked). */
+  async getRelease(version: string): Promise<ApiResult<Buffer>> {
+    const res = await this.request('GET', `/release?version=${encodeURIComponent(version)}`, {}, true);
+    if (!res.ok) return res;
+    return { ok: true, value: res.value.bytes };
+  }
+
+  /** POST /update_failure: this box rolled back from `version` by itself. */
+  async postUpdateFailure(report: UpdateFailureRequest): Promise<ApiResult<{ stored: boolean }>> {
+    const res = await this.request('POST', '/update_failure', { json: report });
+    if (!res.ok) return res;
+    return this.parseJson(res.value, UpdateFailureAnswerSchema);
+  }
+
   private parseJson<T>(res: RawResponse, schema: z.ZodType<T, z.ZodTypeDef, unknown>): ApiResult<T> {
     let json: unknown;
     try {
@@ -148,6 +166,7 @@ export class ApiClient {
     method: 'GET' | 'POST',
     route: string,
     { json, gzip }: { json?: unknown; gzip?: boolean },
+    large = false,
   ): Promise<ApiResult<RawResponse>> {
     // No Accept: every answer of the gateway API is JSON, and each header is paid on every upload
     // over LTE (tests/bench/gateway-wire.ts).
@@ -164,7 +183,8 @@ export class ApiClient {
         body = Buffer.from(text);
       }
     }
-    const signals = [AbortSignal.timeout(this.options.timeoutMs)];
+    // A release is megabytes over LTE: ten request timeouts for it.
+    const signals = [AbortSignal.timeout(this.options.timeoutMs * (large ? 10 : 1))];
     if (this.options.signal) signals.push(this.options.signal);
     let response: RawResponse;
     try {

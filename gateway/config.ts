@@ -42,6 +42,10 @@ export const GatewayConfigSchema = z
     statusIntervalSeconds: int(1).default(10).describe('how often the daemon writes its status file'),
     exitWhenDrained: booleanish.default(false).describe('replay: finish the file, upload everything, exit 0 once the buffer is empty'),
     modem: z.string().regex(/^(modemmanager|none|replay:.+)$/, 'must be modemmanager, none or replay:FILE').default('modemmanager').describe('LTE signal for the health report: modemmanager (D-Bus), none, or replay:FILE (recorded answers)'),
+    releaseDir: z.string().min(1).optional().describe('releases from the console: versioned directories and the current link (default: DATA_DIR/releases)'),
+    releaseKey: z.string().min(1).default('/usr/lib/onreco-gateway/release-key.pem').describe('the ed25519 public key (PEM) releases must be signed with; without it no update is taken'),
+    updateHealthySeconds: int(5, 86_400).default(600).describe('a new release that has not uploaded successfully within this long is rolled back'),
+    updateCrashStarts: int(1, 20).default(3).describe('a new release that exits this many times before it is healthy is rolled back'),
     healthCheckSeconds: int(1, 300).default(30).describe('how often the health report is collected (sent when due: hourly with uploads, every 5 minutes when idle, at once on a change that matters)'),
   })
   .strict();

@@ -3,6 +3,8 @@
 //          -> status writer -> source
 //   stop:  the reverse; each stop in its own try/catch, so one failure never skips the others
 //          (the recorder's stop writes the open intervals to the buffer before it closes).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { GatewayConfig } from './config';
 import { ConfigRefresher } from './config-refresher';
 import { Credentials } from './credentials';
@@ -18,6 +20,8 @@ import { Uploader } from './uploader';
 import { collectHealth } from './health/collector';
 import { createModemSource } from './health/modem';
 import { HealthReporter } from './health/reporter';
+import { EXIT_FOR_UPDATE, ReleaseDir, releasePublicKey } from './releases';
+import { Updater } from './updater';
 import { GATEWAY_VERSION } from './version';
 
 interface Component {
@@ -90,8 +94,12 @@ export class Controller {
       refreshMs: config.configRefreshSeconds * 1000,
       requestTimeoutMs: config.requestTimeoutMs,
       backoff,
-      onConfig: (storeConfig) => recorder.setConfig(storeConfig),
+      onConfig: (storeConfig) => {
+        recorder.setConfig(storeConfig);
+        updaterRef?.setOffer(storeConfig.release ?? null);
+      },
     });
+    let updaterRef: Updater | null = null;
     const heardReporter = new HeardReporter({
       credentials,
       logger: logger.child({ module: 'heard' }),
@@ -138,6 +146,20 @@ export class Controller {
       requestTimeoutMs: config.requestTimeoutMs,
     });
     uploaderRef = uploader;
+    const updater = new Updater({
+      releases: new ReleaseDir(config.releaseDir ?? path.join(config.dataDir, 'releases')),
+      key: existsSync(config.releaseKey) ? releasePublicKey(config.releaseKey) : null,
+      runningVersion: GATEWAY_VERSION,
+      credentials,
+      logger: logger.child({ module: 'updater' }),
+      requestTimeoutMs: config.requestTimeoutMs,
+      lastUploadAt: () => {
+        const at = uploader.status().lastSuccessAt;
+        return at ? Date.parse(at) : null;
+      },
+      restart: (version) => this.requestStop(`switched to release ${version}`, EXIT_FOR_UPDATE),
+    });
+    updaterRef = updater;
     source = createSource(
       config,
       () => recorder.storeSensors(),
@@ -170,12 +192,14 @@ export class Controller {
         recorder: recorder.status(),
         uploader: uploader.status(),
         health: health.status(),
+        update: updater.status(),
       }),
       logger.child({ module: 'status' }),
     );
 
     for (const [name, component] of [
       ['buffer', buffer],
+      ['updater', updater],
       ['config', refresher],
       ['aggregator', recorder],
       ['uploader', uploader],

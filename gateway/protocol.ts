@@ -42,11 +42,25 @@ export const ConfigSensorSchema = z.object({
 });
 export type ConfigSensor = z.input<typeof ConfigSensorSchema>;
 
+/**
+ * The release the box should run (decision 291): fetched from GET /release?version=, its
+ * ed25519 signature checked against the package's public key before anything is unpacked.
+ */
+export const ReleaseOfferSchema = z.object({
+  version: z.string().regex(/^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  signature: z.string().min(1),
+  size_bytes: z.number().int().min(1),
+});
+export type ReleaseOffer = z.infer<typeof ReleaseOfferSchema>;
+
 /** The /config answer. Sensors are checked one by one, so that one bad entry skips only itself. */
 export const ConfigAnswerSchema = z.object({
   store_id: z.union([z.string(), z.number()]).transform(String),
   sampling_interval_seconds: z.coerce.number().int().min(10).max(3600).nullish(),
   sensors: z.array(z.unknown()),
+  /** Absent or null: no change (older consoles never send it; older daemons ignore it). */
+  gateway_release: z.unknown().optional(),
 });
 /** What the console answers to /config. */
 export interface ConfigAnswer {
@@ -178,3 +192,10 @@ export const HEALTH_BUFFER_ALARM_RATIO = 0.8;
 /** The disk is nearly full below this share free (or below HEALTH_DISK_LOW_BYTES). */
 export const HEALTH_DISK_LOW_RATIO = 0.05;
 export const HEALTH_DISK_LOW_BYTES = 100 * 1024 * 1024;
+
+// ---- releases (decision 291) -------------------------------------------------------------------
+
+/** POST /update_failure: the box took `version` and went back to the previous one by itself. */
+export const UpdateFailureRequestSchema = z.object({ version: z.string().min(1).max(64), reason: z.string().min(1).max(500) });
+export type UpdateFailureRequest = z.infer<typeof UpdateFailureRequestSchema>;
+export const UpdateFailureAnswerSchema = z.object({ stored: z.boolean() });

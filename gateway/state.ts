@@ -4,7 +4,7 @@ import { chownSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeFileAtomic } from './files';
-import { BLE_ADDRESS, ConfigAnswerSchema, ConfigSensorSchema, DEFAULT_SAMPLING_INTERVAL_SECONDS } from './protocol';
+import { BLE_ADDRESS, ConfigAnswerSchema, ConfigSensorSchema, DEFAULT_SAMPLING_INTERVAL_SECONDS, type ReleaseOffer, ReleaseOfferSchema } from './protocol';
 
 export const PAIRING_FILE = 'pairing.json';
 export const STORE_CONFIG_FILE = 'store-config.json';
@@ -38,6 +38,8 @@ export interface StoreConfig {
   storeId: string;
   samplingIntervalSeconds: number;
   sensors: StoreSensor[];
+  /** The release the console wants this box to run; null: no change. */
+  release?: ReleaseOffer | null;
 }
 
 export interface ParsedStoreConfig {
@@ -81,11 +83,14 @@ export function parseStoreConfig(body: unknown): ParsedStoreConfig {
     seen.add(serialNo);
     sensors.push({ equipmentId: String(parsed.data.equipment_id), serialNo, key });
   }
+  const release = wire.gateway_release == null ? null : ReleaseOfferSchema.safeParse(wire.gateway_release);
+  if (release && !release.success) skipped.push({ entry: wire.gateway_release, reason: `gateway_release: ${release.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
   return {
     config: {
       storeId: wire.store_id,
       samplingIntervalSeconds: wire.sampling_interval_seconds ?? DEFAULT_SAMPLING_INTERVAL_SECONDS,
       sensors,
+      release: release?.success ? release.data : null,
     },
     skipped,
   };

@@ -44,6 +44,7 @@ export const TABLES: Readonly<Record<string, TableDistribution>> = {
   alert_escalations: distributed('the escalation steps fired for the store\'s alerts, written with their messages'),
   haccp_signoffs: distributed('the store\'s daily HACCP sign-offs'),
   gateway_health: distributed('the gateway\'s last health message, one row per store, written by its gateway'),
+  gateway_update_failures: distributed('a box\'s failed updates (rolled back by itself), written by its gateway'),
   gateway_health_history: distributed('the gateway\'s health messages over time'),
 
   // ---- reference tables: small, written by people or pairing, read with every store query ----
@@ -61,6 +62,7 @@ export const TABLES: Readonly<Record<string, TableDistribution>> = {
   usergroups: reference('user groups: store_usergroups and user_usergroups refer to them'),
   user_usergroups: reference('a user\'s groups, joined to store_usergroups to find the user\'s stores'),
   escalation_policies: reference('a few policies per store group (and store overrides), written by administrators, read with every escalation'),
+  gateway_rollouts: reference('the desired gateway version per store group, a row per group written by administrators, read with each gateway\'s config'),
   corrective_actions: reference('the chain\'s corrective-action list per furniture kind, a few dozen rows'),
   regions: reference(LOOKUP),
   prefectures: reference(LOOKUP),
@@ -73,6 +75,7 @@ export const TABLES: Readonly<Record<string, TableDistribution>> = {
   access_tokens: coordinator('written by every sign-in and read by every request, which the coordinator serves anyway; copying it to every node would buy nothing'),
   known_sign_in_addresses: coordinator('written by sign-in, read by sign-in'),
   request_limits: coordinator('the rate limiter\'s counters, written by every sign-in attempt'),
+  gateway_releases: coordinator('a few signed bundles of a few MB, written by administrators or CI and served to gateways by the coordinator; copying them to every node would buy nothing'),
   notices: coordinator('a few notices, shown by the console on the coordinator'),
   job_runs: coordinator('the worker\'s claim of each periodic tick, one row per job and tick: no store in it'),
   mail_outbox: coordinator('one queue swept in send_after order across all stores by the worker; store_id is null for mail of no store'),
@@ -101,6 +104,7 @@ export const CHAIN_WIDE_QUERIES: Readonly<Record<string, string>> = {
   // listDueRegularSettings returns its query's promise unawaited: the stack names its caller.
   'services/reports.server.ts#scheduleRegularReports': 'report scheduling finds the regular reports due in every store',
   'models/report-history.server.ts#claimNextReportJob': 'the report workers take the oldest pending job of any store',
+  'models/gateway-releases.server.ts#groupGateways': 'a rollout\'s waves are the gateways of a store group, whose stores sit on every shard (one query per config fetch of a box in a rollout, and the fleet screen)',
   'models/gateway-health.server.ts#purgeHealthHistory': 'the worker drops old health messages of every store at once',
   'models/measurement-partitions.server.ts#attachMonth': 'a month\'s partition is made for all stores at once (on Citus each shard\'s partition)',
   'models/measurement-partitions.server.ts#dropMonthsBefore': 'retention drops a month of all stores at once (and the default partition\'s older rows)',

@@ -497,6 +497,9 @@ export interface Database {
   audit_checkpoint: AuditCheckpointTable;
   job_runs: JobRunTable;
   worker_heartbeats: WorkerHeartbeatTable;
+  gateway_releases: GatewayReleaseTable;
+  gateway_rollouts: GatewayRolloutTable;
+  gateway_update_failures: GatewayUpdateFailureTable;
 }
 
 /** rate-limiter-flexible's RateLimiterPostgres layout: points used until `expire` (epoch ms). */
@@ -585,4 +588,34 @@ export interface WorkerHeartbeatTable {
   started_at: Date;
   beat_at: Date;
   stopped_at: Date | null;
+}
+
+/** A gateway release: the bundle (a .tar.gz of the daemon's install tree) and its ed25519 signature (base64), made outside the console. */
+export interface GatewayReleaseTable {
+  version: string;
+  bundle: Buffer;
+  sha256: string;
+  signature: string;
+  size_bytes: number;
+  uploaded_at: Date;
+  uploaded_by: number | null;
+}
+
+/** A store group's desired gateway version, rolled out in two waves (wave_percent of its gateways first). */
+export interface GatewayRolloutTable {
+  storegroup_id: string;
+  version: string;
+  wave_percent: number;
+  paused: Generated<boolean>;
+  started_at: Date;
+  updated_at: Date;
+  updated_by: number | null;
+}
+
+/** A box that took a version and rolled back by itself, with why. */
+export interface GatewayUpdateFailureTable {
+  store_id: string;
+  version: string;
+  reason: string;
+  reported_at: Date;
 }

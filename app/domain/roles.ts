@@ -37,6 +37,8 @@ export const PERMISSIONS = {
   editDiagram: ['administrator', 'maintenance', 'caseManager', 'areaManager'],
   auditLog: ['administrator'],
   gatewayList: ['administrator', 'maintenance'],
+  /** Ours (decision 291): gateway releases and rollouts reach every box of the chain. */
+  gatewayReleases: ['administrator'],
   /** Ours (decision 153): a store import creates stores (masterMenu) and registers sensors (storeManagement) at once; only roles with both. */
   storeImport: ['administrator'],
 } as const satisfies Record<string, readonly Role[]>;

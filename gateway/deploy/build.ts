@@ -16,12 +16,14 @@ export const DEFAULT_BUNDLE = path.resolve(here, '../dist/onreco-gateway.mjs');
  * `external`: bundle every package but these (the Debian package, gateway/deploy/package.ts);
  * without it every package stays external (the bundle inside a checkout's install tree).
  */
-export async function buildGateway(outfile = DEFAULT_BUNDLE, options: { external?: string[] } = {}): Promise<string> {
+export async function buildGateway(outfile = DEFAULT_BUNDLE, options: { external?: string[]; entry?: 'main' | 'launcher'; version?: string } = {}): Promise<string> {
   // esbuild ships with tsx (a dependency of the project): take that copy.
   const esbuild = createRequire(require.resolve('tsx'))('esbuild') as typeof import('esbuild');
   const shebang = '#!/usr/bin/env node';
   await esbuild.build({
-    entryPoints: [path.resolve(here, '../main.ts')],
+    entryPoints: [path.resolve(here, `../${options.entry ?? 'main'}.ts`)],
+    // A release's version is stamped into its bundle (gateway/version.ts); without one, the source's.
+    ...(options.version ? { define: { __ONRECO_GATEWAY_VERSION__: JSON.stringify(options.version) } } : {}),
     outfile,
     bundle: true,
     platform: 'node',

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../../app/db/db.server';
@@ -7,7 +8,7 @@ import type { ApiCall, Reference } from '../../app/domain/api';
 import { type Permission, can, seesAllStores } from '../../app/domain/roles';
 import type { ApiRouteFunction } from '../../app/http/api-route.server';
 import { createLoginSession } from '../../app/http/session.server';
-import { type Caller, type Side, type World, SIDES, markerOf, otherSide } from '../fixtures/access-world';
+import { type Caller, type Side, type World, SIDES, WORLD_RELEASE, markerOf, otherSide } from '../fixtures/access-world';
 import { TEST_PASSWORD } from '../fixtures/chain';
 import { REFERENCE_TABLES } from './db';
 import { BASE, call as callRoute } from './requests';
@@ -498,6 +499,13 @@ export const SAMPLES: Readonly<Record<string, Sample | readonly Sample[]>> = {
       disk_free_bytes: 8_000_000_000, disk_total_bytes: 16_000_000_000, ble_adapter: 'on', sensors_heard: 1, lte_rssi: -80, dropped_total: 0,
     }),
   },
+  getGatewayRelease: { input: () => ({ version: WORLD_RELEASE }) },
+  postUpdateFailure: { input: () => ({ version: WORLD_RELEASE, reason: 'no healthy upload within 10 minutes' }) },
+  listGatewayReleases: { input: () => undefined },
+  uploadGatewayRelease: { input: ({ unique }) => ({ version: `1.0.${unique}`, bundle_base64: gzipSync(`release ${unique}`).toString('base64'), signature: `${'B'.repeat(86)}==` }) },
+  listGatewayRollouts: { input: () => undefined },
+  startGatewayRollout: { input: ({ ref }) => ({ storegroup_id: ref('storegroup_id'), version: WORLD_RELEASE, wave_percent: 50 }) },
+  pauseGatewayRollout: { input: ({ ref }) => ({ storegroup_id: ref('storegroup_id'), paused: true }) },
 };
 
 /** A BLE address of its own for a case's unique value. */

@@ -101,6 +101,9 @@ export async function buildSweepWorld(db: Db): Promise<SweepWorld> {
   await sql`insert into companies (company_id, company_name) values ('C009', '削除用商事');
     insert into storegroups (storegroup_id, company_id, storegroup_name) values ('G09', 'C001', '削除用グループ');
     insert into usergroups (usergroup_id, usergroup_name, usergroup_authority) overriding system value values (900001, '削除用', 101)`.execute(db);
+  // A gateway release and G01's rollout of it, paused (the rollout examples name them).
+  await db.insertInto('gateway_releases').values({ version: '0.9.0', bundle: gzipSync('sweep'), sha256: '0'.repeat(64), signature: `${'A'.repeat(86)}==`, size_bytes: 25, uploaded_at: new Date(), uploaded_by: null }).execute();
+  await db.insertInto('gateway_rollouts').values({ storegroup_id: 'G01', version: '0.9.0', wave_percent: 50, paused: true, started_at: new Date(), updated_at: new Date(), updated_by: null }).execute();
   const schedule = await db
     .insertInto('alert_schedules')
     .values({ store_id: storeId, schedule_type: 1, term_type: 2, start_date: '2020-01-01', end_date: '2020-01-01', time_target_type: 1, sun_flg: 0, mon_flg: 0, tue_flg: 0, wed_flg: 0, thu_flg: 0, fri_flg: 0, sat_flg: 0 })
@@ -297,6 +300,11 @@ export function validExamples(w: SweepWorld): Readonly<Record<string, Example>> 
       reported_at: toCompactDateTime(new Date()), version: '0.2.0', uptime_seconds: 3600, buffer_depth: 10, buffer_capacity: 1000, oldest_unsent_at: null,
       disk_free_bytes: 8_000_000_000, disk_total_bytes: 16_000_000_000, ble_adapter: 'on', sensors_heard: 1, lte_rssi: -80, dropped_total: 0,
     },
+    getGatewayRelease: { version: '0.9.0' },
+    postUpdateFailure: { version: '0.9.0', reason: 'no healthy upload within 10 minutes' },
+    uploadGatewayRelease: { version: '1.0.0', bundle_base64: gzipSync('release').toString('base64'), signature: `${'B'.repeat(86)}==` },
+    startGatewayRollout: { storegroup_id: 'G01', version: '0.9.0', wave_percent: 50 },
+    pauseGatewayRollout: { storegroup_id: 'G01', paused: true },
   };
 }
 
@@ -814,7 +822,7 @@ export function casesOf(plan: CallPlan): fc.Arbitrary<SweepCase> {
  * sweep's token) last.
  */
 export function inSafeOrder<T extends { call: ApiCall }>(plans: T[]): T[] {
-  const order = ['getGatewayConfig', 'postReadings', 'postHeardSensors', 'postHealth', 'pairGateway', '*', 'removeGateway', 'exchangeStoreGateway', 'changePassword', 'revokeToken'];
+  const order = ['getGatewayConfig', 'postReadings', 'postHeardSensors', 'postHealth', 'getGatewayRelease', 'postUpdateFailure', 'pairGateway', '*', 'removeGateway', 'exchangeStoreGateway', 'changePassword', 'revokeToken'];
   const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.indexOf('*'));
   return [...plans].sort((a, b) => rank(a.call.id) - rank(b.call.id));
 }

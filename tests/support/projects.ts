@@ -10,7 +10,7 @@ const e2e = (names: string[]) => names.map((name) => `tests/e2e/${name}.test.ts`
  * A new file under tests/e2e joins the screens (e2e-console) unless it is named here.
  */
 export const E2E_SYSTEM = e2e([
-  'accessibility', 'alert-mail', 'api-docs', 'cli', 'cli-import', 'foundation', 'gateway-console', 'gateway-health-mail', 'live-outage',
+  'accessibility', 'alert-mail', 'api-docs', 'cli', 'cli-import', 'foundation', 'gateway-console', 'gateway-health-mail', 'gateway-releases', 'live-outage',
   'live-updates', 'nginx',
 ]);
 

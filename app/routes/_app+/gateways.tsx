@@ -10,6 +10,9 @@ import { ja } from '~/domain/texts/ja';
 import { storeUrl } from '~/domain/urls';
 import { requireRole } from '~/http/access.server';
 import { listGateways } from '~/models/gateway-health.server';
+import { listRolloutProgress } from '~/models/gateway-releases.server';
+import { RolloutProgress } from '~/components/gateways/rollout-progress';
+import { can } from '~/domain/roles';
 
 // /gateways ゲートウェイ一覧 (issue 16): every store's gateway with its health, for administrators
 // and maintenance (others 403). Sortable by each column, filterable (offline, buffer over 50 %,
@@ -21,7 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireRole(request, 'gatewayList');
   const query = GatewayListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const list = await listGateways(getDb(), viewer, query);
-  return json({ query, list });
+  // Rollouts are administrators' (decision 291); maintenance sees the versions in the list.
+  const rollouts = can(viewer.authority, 'gatewayReleases') ? await listRolloutProgress(getDb()) : [];
+  return json({ query, list, rollouts });
 }
 
 const COLUMNS: { sort: GatewaySort; label: string; className?: string }[] = [
@@ -42,11 +47,12 @@ const FILTERS = [
 
 export default function GatewayListPage() {
   const stack = useStackedTable();
-  const { query, list } = useLoaderData<typeof loader>();
+  const { query, list, rollouts } = useLoaderData<typeof loader>();
   const submit = useSubmit();
   return (
     <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
       <h1 className="mb-4 text-xl font-bold text-slate-800">ゲートウェイ一覧</h1>
+      <RolloutProgress rollouts={rollouts} />
       <Form method="get" className="card mb-4 flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 text-sm" aria-label="フィルター" onChange={(event) => submit(event.currentTarget)}>
         <span className="font-medium text-slate-600">絞り込み</span>
         {FILTERS.map((filter) => (
