@@ -59,19 +59,30 @@ describe('POST /v1/gateway/readings past its in-flight limit', () => {
     const reading = (temperature: number) =>
       JSON.stringify({ readings: [{ serial_no: 'AA:BB:CC:00:00:01', measured_at: toCompactDateTime(new Date(Date.now() - 60_000)), temperature, error: false, battery: 90, receive_sensitivity: -60 }] });
     const held = reading(5);
-    const holder = post(Buffer.from(held));
-    holder.request.write(held.slice(0, 10));
-    // The slot is taken once a small batch is refused as busy.
+    // The slot is taken once a small batch is refused as busy. A probe that the server took first
+    // holds the slot itself, and the holder that came meanwhile is refused and waits for its body's
+    // end: that holder is let go and a new one sent.
+    const holdSlot = () => {
+      const holder = post(Buffer.from(held));
+      holder.request.write(held.slice(0, 10));
+      return holder;
+    };
+    let holder = holdSlot();
     await waitUntil(
       async () => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
         const body = reading(5);
         const probe = post(Buffer.from(body));
         probe.request.end(body);
         const answer = await probe.answer;
-        return answer.status === 429 && (JSON.parse(answer.body) as { error?: string }).error === 'busy';
+        if (answer.status === 429 && (JSON.parse(answer.body) as { error?: string }).error === 'busy') return true;
+        holder.answer.catch(() => undefined);
+        holder.request.destroy();
+        holder = holdSlot();
+        return false;
       },
-      10_000,
-      'the held batch to take the one slot',
+      20_000,
+      'a held batch to take the one slot',
     );
 
     // About 7.6 MB of gzip that does not compress, sent while the slot is taken, on a kept-alive connection.
