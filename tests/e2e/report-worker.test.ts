@@ -94,8 +94,10 @@ describe('report jobs in the worker', () => {
     expect(done).toHaveLength(1);
     expect(await db.selectFrom('mail_outbox').select('mail_id').where('to_address', '=', 'kill-test@example.com').execute()).toHaveLength(1);
     const lines = done[0].content!.toString('utf8').trim().split('\r\n');
-    // One long table (docs/decisions/287): a row per sensor and time, then the comments (option1) as rows of their own.
-    expect(lines.filter((line) => !line.includes(',コメント,'))).toHaveLength(1 + 20 * 31 * 144);
+    // One long table (docs/decisions/287): the header, a row per sensor and time, then the comments
+    // (option1) as rows of their own (区分, the seventh column, コメント; the header names a コメント column too).
+    expect(lines[0]).toContain('店舗番号,店舗名,センサー');
+    expect(lines.slice(1).filter((line) => line.split(',')[6] !== 'コメント')).toHaveLength(20 * 31 * 144);
     expect(smtp.received.filter((mail) => mail.to.includes('kill-test@example.com'))).toHaveLength(1);
   }, 180_000);
 
