@@ -175,17 +175,10 @@ export async function insertRegularReportJobs(trx: Db, jobs: readonly NewReportJ
   return rows.length;
 }
 
-export interface ClaimedJob {
+/** A history row as the worker claims it: the row's fields but its state (pending while claimed), with what making it needs. */
+export interface ClaimedJob extends Omit<HistoryRow, 'state'> {
   storeId: string;
-  historyNo: number;
-  settingNo: number | null;
-  fileName: string;
-  reportType: number;
-  outputFormat: number;
-  startTime: Date;
-  endTime: Date;
   createdBy: number | null;
-  createdAt: Date;
   attempts: number;
   request: ReportRequest;
 }
