@@ -48,7 +48,7 @@ describe('POST /v1/stores/import of 5,000 stores', () => {
     expect(body.error_description).toMatch(new RegExp(`; … and ${invalidImportErrors(STORES) - INVALID_FIELDS_SHOWN} more$`));
     expect(text.length).toBeLessThan(32 * 1024);
     expect(await countRows(db, 'stores')).toBe(0);
-    expect(longestStallMs, `held ${longestStallMs.toFixed(0)} of ${totalMs.toFixed(0)} ms`).toBeLessThan(totalMs / 4);
+    expect(longestStallMs, `held ${longestStallMs.toFixed(0)} of ${totalMs.toFixed(0)} ms`).toBeLessThan(totalMs / 2);
   }, 120_000);
 
   it('reads a valid one without holding the event loop for more than a moment', async () => {

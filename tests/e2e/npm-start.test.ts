@@ -6,13 +6,14 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import { cpus, hostname, loadavg, tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../app/db/db.server';
 import { DEMO_DEFAULT_PASSWORD } from '../../app/domain/demo';
 import { freePort } from '../support/ports';
 import { consoleProcesses, killAndTimeBack, waitUntil } from '../support/processes';
+import { boundNote, loadScaledBound } from '../support/load-bound';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'onreco-start-'));
 // As root the embedded PostgreSQL runs as its own user, which must enter the folder.
@@ -129,10 +130,9 @@ async function startAndStop(send: (start: ChildProcess) => void, env: Record<str
   expect(await exited).toBe(0);
   const stopMs = Date.now() - stoppedAt;
   expect(forceKilled(start), 'children npm start had to kill').toEqual([]);
-  // 9 s on a machine of its own (a child has 10 s before npm start kills it); it grows with the
-  // load beyond 2 per core, as the restart bound below does, and says so.
-  const bound = Math.round(9_000 * Math.max(1, loadavg()[0] / cpus().length / 2));
-  expect(stopMs, `npm start stopped ${stopMs} ms after the signal (bound ${bound} ms, load average ${loadavg()[0].toFixed(1)})`).toBeLessThan(bound);
+  // 9 s on a machine of its own (a child has 10 s before npm start kills it).
+  const bound = loadScaledBound(9_000);
+  expect(stopMs, `npm start stopped ${stopMs} ms after the signal ${boundNote(bound)}`).toBeLessThan(bound);
   expect(await stream.ended).toBe('ended');
   // tsx's esbuild service notices its parent's exit a moment later (seconds on a loaded machine:
   // CI once found one still there after 5 s, beside three other test projects on 2 cores).
@@ -189,10 +189,8 @@ describe('npm start, one of its processes killed', () => {
     await waitUntil(async () => (await readyz()).status === 200, 30_000, '/readyz green');
     const db = createDb(`postgres://postgres:postgres@127.0.0.1:${pgPort}/onreco`, 1);
     // 10 s on a machine of its own; a web process boots tsx and the build in ~2 s then, but ~13 s
-    // at a load average of 15 per core (two cores shared by eight engineers' tests): the bound
-    // grows with the load beyond 2 per core, and says so.
-    const perCore = loadavg()[0] / cpus().length;
-    const bound = Math.round(10_000 * Math.max(1, perCore / 2));
+    // at a load average of 15 per core.
+    const bound = loadScaledBound(10_000);
     try {
       const beating = (lane: string) => async (pid: number) =>
         (await db.selectFrom('worker_heartbeats').select('worker').where('worker', '=', `${hostname()}:${pid}:${lane}`).where('stopped_at', 'is', null).executeTakeFirst()) !== undefined;
@@ -210,7 +208,7 @@ describe('npm start, one of its processes killed', () => {
         const before = consoleProcesses(start.pid!);
         const others = (Object.keys(before) as (keyof typeof before)[]).filter((other) => other !== kind).flatMap((other) => before[other]);
         const { killed, backMs } = await killAndTimeBack(start.pid!, kind, kind === 'web' ? webBack : beating(kind), bound);
-        console.log(`kill -9 of ${kind}: back in ${Math.round(backMs)} ms (bound ${bound} ms, load average ${loadavg()[0].toFixed(1)})`);
+        console.log(`kill -9 of ${kind}: back in ${Math.round(backMs)} ms ${boundNote(bound)}`);
         expect(backMs).toBeLessThan(bound);
         // The others kept their processes and the console answers.
         const after = consoleProcesses(start.pid!);
