@@ -34,6 +34,8 @@ function rollBack(state: ReleaseState, reason: string): void {
   // The link first: a crash between the two leaves a pending switch that is rolled back again.
   releases.switchTo(pending.previous);
   releases.writeState({ pending: null, failures: [...state.failures.filter((f) => f.version !== pending.version), { version: pending.version, reason, at: new Date().toISOString(), reported: false }] });
+  // A failed version is never taken again: its directory goes (no daemon runs now to be unpacking one).
+  releases.prune([pending.previous]);
   logger.error({ version: pending.version, back_to: pending.previous ?? '(packaged)', reason }, 'rolled back');
 }
 

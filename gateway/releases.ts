@@ -8,7 +8,7 @@
 //   <releaseDir>/healthy.json                            the version that uploaded successfully last
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeFileAtomic } from './files';
@@ -87,6 +87,22 @@ export class ReleaseDir {
     rmSync(tmp, { force: true });
     symlinkSync(path.join('versions', version), tmp);
     renameSync(tmp, this.currentLink);
+  }
+
+  /**
+   * Removes every version directory but `keep` (and any half-unpacked temp dir), so a box that
+   * takes a release a month does not fill its disk. Returns what it removed.
+   */
+  prune(keep: (string | null)[]): string[] {
+    const versions = path.join(this.dir, 'versions');
+    if (!existsSync(versions)) return [];
+    const removed: string[] = [];
+    for (const name of readdirSync(versions)) {
+      if (keep.includes(name)) continue;
+      rmSync(path.join(versions, name), { recursive: true, force: true });
+      removed.push(name);
+    }
+    return removed;
   }
 
   /** Unpacks a verified bundle into versions/<version> (through a temp dir renamed into place). */

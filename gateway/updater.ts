@@ -88,8 +88,11 @@ export class Updater {
         void this.reportOnce();
         return;
       }
-      releases.unpack(offer.version, result.value);
       const previous = releases.currentVersion();
+      // Only the running version stays beside the new one (the one to roll back to): older ones
+      // go here, in the one process that unpacks, never while a switch is being made.
+      releases.prune([previous]);
+      releases.unpack(offer.version, result.value);
       releases.writeState({ ...state, pending: { version: offer.version, previous, switchedAt: new Date().toISOString(), starts: 0 } });
       releases.switchTo(offer.version);
       logger.info({ version: offer.version, previous: previous ?? '(packaged)' }, 'switched to the new release; restarting');

@@ -1,9 +1,11 @@
 // The gateway as a Debian package of its own (issue 27 item 1, docs/decisions/267):
-//   npm run gateway:package [-- --arch amd64,arm64] [--out dist/gateway]
+//   npm run gateway:package [-- --arch amd64,arm64] [--out dist/gateway] [--release-key public.pem]
 // One bundle of gateway/ (commander, zod, pino inside it) plus the two packages that cannot be
 // bundled: better-sqlite3 (native: only its loader and the binary) and node-ble (loaded at run
 // time), each with its own dependencies and nothing else. Node itself is a dependency (nodejs
-// 20.x, the ABI better-sqlite3's binary is built for), not shipped.
+// 20.x, the ABI better-sqlite3's binary is built for), not shipped. systemd runs the launcher
+// (decision 290), which runs the packaged daemon or a release taken from the console; the
+// release public key (--release-key) goes in beside them, without it the boxes take no update.
 //
 // The native binary is per architecture: amd64 takes the one in node_modules when this machine
 // is amd64; another architecture needs ONRECO_GATEWAY_BINDING_<ARCH>=path/to/better_sqlite3.node
@@ -14,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { releasePublicKey } from '../releases';
 import { GATEWAY_VERSION } from '../version';
 import { buildGateway } from './build';
 
@@ -24,6 +27,8 @@ const NODE_MODULES = path.join(ROOT, 'node_modules');
 export const PACKAGE = 'onreco-gateway';
 /** Where the package puts the daemon. */
 export const LIB_DIR = '/usr/lib/onreco-gateway';
+/** Where the package puts the release public key: gateway/config.ts's default `releaseKey`. */
+export const RELEASE_KEY_FILE = `${LIB_DIR}/release-key.pem`;
 /** better-sqlite3's binary is built for one Node ABI: Node 20's (NODE_MODULE_VERSION 115). */
 const NODE_DEPENDS = 'nodejs (>= 20), nodejs (<< 21)';
 const ARCHES = { amd64: 'x64', arm64: 'arm64' } as const;
@@ -38,6 +43,16 @@ export interface PackageResult {
   deb?: string;
   skipped?: string;
   installedKb?: number;
+}
+
+/**
+ * The release public key as the package ships it (SPKI PEM), from a file: an ed25519 public key,
+ * never a private one (a private key would let anyone who has the package sign releases).
+ */
+export function packagedReleaseKey(file: string): string {
+  const text = readFileSync(file, 'utf8');
+  if (/PRIVATE KEY/.test(text)) throw new Error(`${file} holds a private key: give the package the public key only (openssl pkey -in private.pem -pubout)`);
+  return releasePublicKey(text).export({ type: 'spki', format: 'pem' }).toString();
 }
 
 /** The dependency closure of the runtime packages, as directories under node_modules. */
@@ -120,7 +135,8 @@ const write = (file: string, text: string, mode = 0o644) => {
   chmodSync(file, mode);
 };
 
-export async function buildPackage(arch: DebArch, outDir: string): Promise<PackageResult> {
+export async function buildPackage(arch: DebArch, outDir: string, options: { releaseKey?: string } = {}): Promise<PackageResult> {
+  const releaseKeyPem = options.releaseKey ? packagedReleaseKey(options.releaseKey) : null;
   const binding = bindingFor(arch);
   if ('skipped' in binding) return { arch, skipped: binding.skipped };
   const stage = path.join(outDir, `stage-${arch}`);
@@ -129,7 +145,9 @@ export async function buildPackage(arch: DebArch, outDir: string): Promise<Packa
   mkdirSync(path.join(lib, 'node_modules'), { recursive: true });
 
   await buildGateway(path.join(lib, 'onreco-gateway.mjs'), { external: RUNTIME_PACKAGES });
+  await buildGateway(path.join(lib, 'launcher.mjs'), { external: RUNTIME_PACKAGES, entry: 'launcher' });
   chmodSync(path.join(lib, 'onreco-gateway.mjs'), 0o755);
+  if (releaseKeyPem) write(path.join(stage, RELEASE_KEY_FILE.slice(1)), releaseKeyPem);
   for (const [name, dir] of closure()) copyPackage(name, dir, path.join(lib, 'node_modules'), binding.path);
 
   const deploy = path.join(ROOT, 'gateway/deploy');
@@ -180,11 +198,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   };
   const arches = (option('--arch') ?? 'amd64,arm64').split(',') as DebArch[];
   const outDir = path.resolve(option('--out') ?? path.join(ROOT, 'dist/gateway'));
+  const releaseKey = option('--release-key');
+  if (!releaseKey) console.log('no --release-key: boxes with this package take no update from the console');
   mkdirSync(outDir, { recursive: true });
   let built = 0;
   for (const arch of arches) {
     if (!(arch in ARCHES)) throw new Error(`unknown architecture ${arch} (amd64, arm64)`);
-    const result = await buildPackage(arch, outDir);
+    const result = await buildPackage(arch, outDir, { releaseKey });
     if (result.deb) {
       built += 1;
       console.log(`built ${path.relative(ROOT, result.deb)} (${(statSync(result.deb).size / 1e6).toFixed(1)} MB, installed ${(result.installedKb! / 1024).toFixed(1)} MB)`);

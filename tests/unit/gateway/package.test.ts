@@ -2,20 +2,21 @@
 // only its own dependencies, the service, the user, the D-Bus and polkit permissions, and what it
 // installs runs: decode, then pair and upload a replayed capture to the protocol test peer.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPackage, LIB_DIR } from '../../../gateway/deploy/package';
+import { buildPackage, LIB_DIR, RELEASE_KEY_FILE } from '../../../gateway/deploy/package';
 import { TestPeer } from './support/test-peer';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/gateway');
 const MB = 1024 * 1024;
 
-function run(file: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+function run(file: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
   // Asynchronous: the test peer answers from this process's event loop.
   return new Promise((resolve) => {
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -26,10 +27,13 @@ function run(file: string, args: string[]): Promise<{ code: number | null; out: 
 
 describe.runIf(process.arch === 'x64')('the gateway package (amd64)', () => {
   const out = mkdtempSync(path.join(tmpdir(), 'gw-package-'));
+  const releaseKey = generateKeyPairSync('ed25519');
+  const publicPem = releaseKey.publicKey.export({ type: 'spki', format: 'pem' }).toString();
   let deb = '';
   let root = '';
   beforeAll(async () => {
-    const result = await buildPackage('amd64', out);
+    writeFileSync(path.join(out, 'release-public.pem'), publicPem);
+    const result = await buildPackage('amd64', out, { releaseKey: path.join(out, 'release-public.pem') });
     deb = result.deb!;
     root = path.join(out, 'root');
     execFileSync('dpkg-deb', ['-x', deb, root]);
@@ -54,6 +58,8 @@ describe.runIf(process.arch === 'x64')('the gateway package (amd64)', () => {
     for (const file of [
       '/usr/bin/onreco-gateway',
       `${LIB_DIR}/onreco-gateway.mjs`,
+      `${LIB_DIR}/launcher.mjs`,
+      RELEASE_KEY_FILE,
       `${LIB_DIR}/node_modules/better-sqlite3/build/Release/better_sqlite3.node`,
       `${LIB_DIR}/node_modules/node-ble/package.json`,
       `${LIB_DIR}/node_modules/dbus-next/package.json`,
@@ -75,7 +81,9 @@ describe.runIf(process.arch === 'x64')('the gateway package (amd64)', () => {
     const rule = readFileSync(`${root}/usr/share/polkit-1/rules.d/50-onreco-gateway.rules`, 'utf8');
     expect(rule).toContain('"org.freedesktop.ModemManager1.Device.Control" && subject.user === "onreco-gateway"');
     const unit = readFileSync(`${root}/lib/systemd/system/onreco-gateway.service`, 'utf8');
-    expect(unit).toMatch(new RegExp(`^ExecStart=/usr/bin/node .* ${LIB_DIR}/onreco-gateway.mjs run$`, 'm'));
+    // systemd runs the launcher, which runs the daemon and rolls a bad release back (decision 290).
+    expect(unit).toMatch(new RegExp(`^ExecStart=/usr/bin/node .* ${LIB_DIR}/launcher.mjs run$`, 'm'));
+    expect(readFileSync(path.join(root, RELEASE_KEY_FILE.slice(1)), 'utf8')).toBe(publicPem);
     expect(unit).toMatch(/^User=onreco-gateway$/m);
   });
 
@@ -90,11 +98,19 @@ describe.runIf(process.arch === 'x64')('the gateway package (amd64)', () => {
       const dataDir = path.join(out, 'data');
       const pair = await run(process.execPath, [bundle, 'pair', '--data-dir', dataDir, '--server', peer.url, '--gateway-info', 'GW-0001', '--pin', '123456']);
       expect(pair.code, pair.err).toBe(0);
-      const replay = await run(process.execPath, [bundle, 'run', '--data-dir', dataDir, '--source', `replay:${path.join(FIXTURES, 'store-capture.jsonl.gz')}`, '--exit-when-drained']);
+      // As systemd runs it: through the launcher, which starts the packaged daemon beside it.
+      const launcher = path.join(root, LIB_DIR.slice(1), 'launcher.mjs');
+      const replay = await run(process.execPath, [launcher, 'run', '--source', `replay:${path.join(FIXTURES, 'store-capture.jsonl.gz')}`, '--exit-when-drained'], { ONRECO_GATEWAY_DATA_DIR: dataDir });
       expect(replay.code, replay.err).toBe(0);
+      expect(replay.out + replay.err).toContain('starting the daemon');
       expect(peer.stored.size).toBe(3575); // as from the sources (tests/unit/gateway/cli.test.ts)
     } finally {
       await peer.stop();
     }
   }, 120_000);
+
+  it('refuses a private key as the release key', async () => {
+    writeFileSync(path.join(out, 'release-private.pem'), releaseKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+    await expect(buildPackage('amd64', path.join(out, 'refused'), { releaseKey: path.join(out, 'release-private.pem') })).rejects.toThrow(/holds a private key/);
+  });
 });

@@ -48,4 +48,15 @@ describe('a release on the box', () => {
     expect(() => releases.unpack('0.5.0', bundleOf({ 'other.js': '' }))).toThrow(/no onreco-gateway.mjs/);
     expect(existsSync(releases.versionDir('0.5.0'))).toBe(false);
   });
+
+  it('prunes every version directory but the ones kept, a half-unpacked one too', () => {
+    const releases = new ReleaseDir(path.join(mkdtempSync(path.join(tmpdir(), 'onreco-data-')), 'releases'));
+    expect(releases.prune(['0.3.0'])).toEqual([]);
+    for (const version of ['0.3.0', '0.4.0', '0.5.0']) releases.unpack(version, bundleOf({ 'onreco-gateway.mjs': version }));
+    mkdirSync(`${releases.versionDir('0.6.0')}.4242.tmp`);
+    releases.switchTo('0.5.0');
+    expect(releases.prune(['0.5.0', null]).sort()).toEqual(['0.3.0', '0.4.0', '0.6.0.4242.tmp']);
+    expect(readdirSync(path.join(releases.dir, 'versions'))).toEqual(['0.5.0']);
+    expect(readFileSync(releases.currentEntry()!, 'utf8')).toBe('0.5.0');
+  });
 });
