@@ -363,6 +363,8 @@ export interface RegularReportTable {
   equipment_ids: ColumnType<number[], number[], number[]>;
   mail_addresses: ColumnType<string[], string[] | undefined, string[]>;
   attachment_flg: Generated<number>;
+  /** 1: the PDF carries the raw values as an appendix (付録). */
+  appendix: Generated<number>;
   created_by: number | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;

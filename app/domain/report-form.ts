@@ -13,6 +13,8 @@ export const REPORT_TYPE_LABELS: Record<ReportType, string> = { 1: '月', 2: '�
 export const REPORT_TYPE_DOCUMENT_LABELS: Record<ReportType, string> = { 1: '月次', 2: '週次', 3: '日次', 4: '期間指定' };
 export const OUTPUT_FORMAT = { pdf: 1, csv: 2 } as const;
 export const OUTPUT_FORMAT_LABELS: Record<ReportFormat, string> = { 1: 'PDF', 2: 'CSV' };
+/** The PDF's raw values after the summary and the charts (the setting `appendix`). */
+export const REPORT_APPENDIX_LABEL = '付録（測定値一覧）';
 
 export const REGULAR_REPORTS_MAX = 10;
 /** One-off reports waiting to be made, at most, per user and per store (decision 244). */
@@ -235,6 +237,8 @@ export const ReportSaveSchema = z
       .default([])
       .transform((addresses) => addresses.filter((address) => address !== '')),
     attachment_flg: flag.default(0),
+    /** The raw values after the summary and the charts in a PDF (付録); absent = yes, as before the field. */
+    appendix: flag.default(1),
   })
   .superRefine((input, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -329,6 +333,7 @@ export const RegularReportItemSchema = z.strictObject({
   equipment_ids: z.array(z.number().int()),
   mail_addresses: z.array(z.string()),
   attachment_flg: z.number().int(),
+  appendix: z.number().int(),
   store_id: z.string(),
   create_date: stamp,
   create_user_name: z.string().nullable(),
@@ -378,6 +383,7 @@ export interface ReportFormValues {
   /** One address a line. */
   mail_addresses: string;
   attachment_flg: boolean;
+  appendix: boolean;
   equipment_ids: number[];
 }
 
@@ -409,6 +415,7 @@ export function defaultFormValues(now: Date, regular: boolean, ownAddress: strin
     mail_flg: ownAddress ? '1' : '0',
     mail_addresses: ownAddress ?? '',
     attachment_flg: true,
+    appendix: true,
     equipment_ids: [],
   };
 }
@@ -416,7 +423,7 @@ export function defaultFormValues(now: Date, regular: boolean, ownAddress: strin
 /** A saved setting as the edit form's values (the interval mode from its data, 001 §4). */
 export function formValuesOf(setting: {
   settingName: string; fileName: string; reportType: number; startTime: Date; endTime: Date; dataInterval: number | null; manualTimes: string[];
-  outputFormat: number; option1: number; option2: number; mailFlg: number; mailAddresses: string[]; attachmentFlg: number; equipmentIds: number[];
+  outputFormat: number; option1: number; option2: number; mailFlg: number; mailAddresses: string[]; attachmentFlg: number; appendix: number; equipmentIds: number[];
 }): ReportFormValues {
   const mode = intervalModeOf(setting.dataInterval, setting.manualTimes);
   return {
@@ -435,6 +442,7 @@ export function formValuesOf(setting: {
     mail_flg: setting.mailFlg === 1 ? '1' : '0',
     mail_addresses: setting.mailAddresses.join('\n'),
     attachment_flg: setting.attachmentFlg === 1,
+    appendix: setting.appendix === 1,
     equipment_ids: setting.equipmentIds,
   };
 }
@@ -459,6 +467,7 @@ export function formValuesFrom(get: (name: string) => string | null, getAll: (na
     mail_flg: pick('mail_flg', ['0', '1'], '0'),
     mail_addresses: text('mail_addresses'),
     attachment_flg: get('attachment_flg') === '1',
+    appendix: get('appendix') === '1',
     equipment_ids: getAll('equipment_ids').map(Number).filter((id) => Number.isInteger(id) && id > 0),
   };
 }
@@ -490,6 +499,7 @@ export function payloadOf(values: ReportFormValues, storeId: string, settingNo: 
     equipment_ids: values.equipment_ids,
     mail_addresses: values.mail_flg === '1' ? values.mail_addresses.split(/[\s,]+/).filter(Boolean) : [],
     attachment_flg: values.attachment_flg ? 1 : 0,
+    appendix: values.appendix ? 1 : 0,
   };
 }
 

@@ -27,6 +27,7 @@ export interface RegularReportRow {
   equipmentIds: number[];
   mailAddresses: string[];
   attachmentFlg: number;
+  appendix: number;
   createdAt: Date;
   createdBy: number | null;
   createdByName: string | null;
@@ -57,6 +58,7 @@ function regularQuery(db: Db) {
       'r.equipment_ids as equipmentIds',
       'r.mail_addresses as mailAddresses',
       'r.attachment_flg as attachmentFlg',
+      'r.appendix',
       'r.created_at as createdAt',
       'r.created_by as createdBy',
       'u.user_name as createdByName',
@@ -105,6 +107,7 @@ const settingColumns = (input: ReportSave) => ({
   equipment_ids: input.equipment_ids,
   mail_addresses: input.mail_addresses,
   attachment_flg: input.attachment_flg,
+  appendix: input.appendix,
 });
 
 export async function insertRegularReport(trx: Db, input: ReportSave, userId: number, now: Date): Promise<number> {

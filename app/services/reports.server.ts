@@ -37,7 +37,7 @@ export const CATCH_UP_DAYS = 35;
  */
 export const REPORT_CLAIM_IDLE_MS = 10 * 60_000;
 
-const requestOf = (input: Pick<ReportSave, 'setting_name' | 'data_interval' | 'manual_data_interval' | 'option1' | 'option2' | 'equipment_ids' | 'mail_flg' | 'mail_addresses' | 'attachment_flg'>, createdByName: string | null): ReportRequest => ({
+const requestOf = (input: Pick<ReportSave, 'setting_name' | 'data_interval' | 'manual_data_interval' | 'option1' | 'option2' | 'equipment_ids' | 'mail_flg' | 'mail_addresses' | 'attachment_flg' | 'appendix'>, createdByName: string | null): ReportRequest => ({
   settingName: input.setting_name,
   dataInterval: input.data_interval,
   manualTimes: input.manual_data_interval,
@@ -47,13 +47,14 @@ const requestOf = (input: Pick<ReportSave, 'setting_name' | 'data_interval' | 'm
   mailFlg: input.mail_flg,
   mailAddresses: input.mail_addresses,
   attachmentFlg: input.attachment_flg,
+  appendix: input.appendix === 1,
   createdByName,
 });
 
 const settingSnapshot = (input: ReportSave | RegularReportRow) =>
   'settingNo' in input
-    ? { setting_name: input.settingName, file_name: input.fileName, report_type: input.reportType, output_format: input.outputFormat, data_interval: input.dataInterval, manual_data_interval: input.manualTimes, option1: input.option1, option2: input.option2, equipment_ids: input.equipmentIds, mail_flg: input.mailFlg, mail_addresses: input.mailAddresses, attachment_flg: input.attachmentFlg }
-    : { setting_name: input.setting_name, file_name: input.file_name, report_type: input.report_type, output_format: input.output_format, data_interval: input.data_interval, manual_data_interval: input.manual_data_interval, option1: input.option1, option2: input.option2, equipment_ids: input.equipment_ids, mail_flg: input.mail_flg, mail_addresses: input.mail_addresses, attachment_flg: input.attachment_flg };
+    ? { setting_name: input.settingName, file_name: input.fileName, report_type: input.reportType, output_format: input.outputFormat, data_interval: input.dataInterval, manual_data_interval: input.manualTimes, option1: input.option1, option2: input.option2, equipment_ids: input.equipmentIds, mail_flg: input.mailFlg, mail_addresses: input.mailAddresses, attachment_flg: input.attachmentFlg, appendix: input.appendix }
+    : { setting_name: input.setting_name, file_name: input.file_name, report_type: input.report_type, output_format: input.output_format, data_interval: input.data_interval, manual_data_interval: input.manual_data_interval, option1: input.option1, option2: input.option2, equipment_ids: input.equipment_ids, mail_flg: input.mail_flg, mail_addresses: input.mail_addresses, attachment_flg: input.attachment_flg, appendix: input.appendix };
 
 export type SaveReportResult = { ok: true; settingNo: number | null; historyNo: number | null; created: boolean } | ReportFailure;
 
@@ -247,6 +248,7 @@ export async function scheduleRegularReports(db: Db, now: Date): Promise<number>
             mail_flg: setting.mailFlg,
             mail_addresses: setting.mailAddresses,
             attachment_flg: setting.attachmentFlg,
+            appendix: setting.appendix,
           },
           setting.createdByName,
         ),

@@ -77,6 +77,7 @@ function runCommand(ctx: CliContext): Command {
       .option('--sensors <ids>', 'sensor ids, comma separated (repeatable); default every sensor shown', collectIds)
       .option('--interval <minutes>', 'one reading every so many minutes (10-step)', positiveInteger('--interval'), 60)
       .option('--name <file name>', 'the report\'s file name (without extension)')
+      .option('--no-appendix', 'a PDF without its appendix of the raw values (付録)')
       .option('--out <file>', 'where to save it (default the server\'s file name in the current folder); - for stdout'),
   ).action(async (storeId: string, options) => {
     const period = periodOf(options.type, options);
@@ -97,6 +98,7 @@ function runCommand(ctx: CliContext): Command {
       mail_flg: 0,
       equipment_ids: sensors,
       mail_addresses: [],
+      appendix: options.appendix ? 1 : 0,
     };
     const created = await client.call(saveReport, input);
     if (created.history_no === null) throw new CliError('the server did not start a report');

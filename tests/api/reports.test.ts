@@ -348,6 +348,27 @@ describe('the report queue (issue 30 item 4, decision 244)', () => {
   });
 });
 
+describe('the appendix setting (issue 29, decision 307)', () => {
+  it('is kept by a regular setting, listed, and carried into each report it makes; a one-off without the field keeps the appendix', async () => {
+    const { tokens, fridge } = await world();
+    const created = await post(payload({ equipment_ids: [fridge], regular_report: 1, setting_name: '日報', report_type: 3, output_format: 1, appendix: 0 }), tokens.store1);
+    expect(created.status).toBe(201);
+    const list = await (await call(reportLoader, get('/on-reco/v1/store_report?store_id=S001', tokens.store1))).json();
+    expect(list[0]).toMatchObject({ setting_name: '日報', appendix: 0 });
+    await db.updateTable('regular_reports').set({ created_at: fromJapan(2026, 11, 1, 9) }).execute();
+    expect(await scheduleRegularReports(db, fromJapan(2026, 11, 2, 0, 30))).toBe(1);
+    expect((await post(payload({ equipment_ids: [fridge], output_format: 1 }), tokens.store1)).status).toBe(201);
+    const requests = await db.selectFrom('report_history').select(['setting_no', 'request']).orderBy('history_no').execute();
+    expect(requests.map((row) => [row.setting_no === null ? 'one-off' : 'regular', (row.request as { appendix?: boolean }).appendix])).toEqual([
+      ['regular', false],
+      ['one-off', true],
+    ]);
+    const refused = await post(payload({ equipment_ids: [fridge], appendix: 2 }), tokens.store1);
+    expect(refused.status).toBe(400);
+    expect(await fieldsOf(refused)).toHaveProperty('appendix');
+  });
+});
+
 describe('the regular schedule', () => {
   it('makes each closed period once, catching up what was missed, never twice', async () => {
     const { tokens, fridge } = await world();

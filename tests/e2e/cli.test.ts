@@ -322,6 +322,14 @@ describe('onreco: sensors, users, alert-stops', () => {
       expect(settings.code, settings.stderr).toBe(0);
       expect(Array.isArray(settings.json())).toBe(true);
       expect((await admin.run(['reports', 'run', storeId, '--type', 'month'])).code).toBe(2); // --month missing
+      // --no-appendix: the same day's PDF without its pages of raw values (decision 307).
+      const dayPdf = async (...extra: string[]) => {
+        const pdf = await admin.run(['reports', 'run', storeId, '--type', 'day', '--date', '2026-10-05', '--format', 'pdf', '--out', '-', ...extra]);
+        expect(pdf.code, pdf.stderr).toBe(0);
+        expect(pdf.stdoutBytes.subarray(0, 5).toString()).toBe('%PDF-');
+        return pdf.stdoutBytes.length;
+      };
+      expect(await dayPdf('--no-appendix')).toBeLessThan(await dayPdf());
     } finally {
       await stopProcess(worker);
     }

@@ -114,6 +114,13 @@ describe('report screens', () => {
     await page.getByLabel('宛先メールアドレス（1行に1件）').fill('tencho@example.com');
     await page.getByLabel('冷蔵ケース1').check();
     await page.getByLabel('冷凍庫').check();
+    // The appendix is on by default and only a PDF's: it goes with CSV and comes back with PDF.
+    const appendix = page.getByLabel('付録（測定値一覧）');
+    expect(await appendix.isChecked()).toBe(true);
+    await page.getByLabel('CSV').check();
+    await appendix.waitFor({ state: 'detached' });
+    await page.getByLabel('PDF').check();
+    await appendix.uncheck();
     await page.getByRole('button', { name: '保存' }).click();
     await page.getByRole('alertdialog').getByText('レポートを作成しました。定期レポート一覧から編集できます。').waitFor();
     await page.getByRole('link', { name: 'OK' }).click();
@@ -130,6 +137,8 @@ describe('report screens', () => {
     expect(await page.getByLabel('指定時刻').inputValue()).toBe('08:00, 17:00');
     expect(await page.getByLabel('冷凍庫').isChecked()).toBe(true);
     expect(await page.getByLabel('予備センサー').isChecked()).toBe(false);
+    expect(await page.getByLabel('付録（測定値一覧）').isChecked()).toBe(false);
+    expect((await db.selectFrom('regular_reports').select('appendix').where('store_id', '=', STORE).executeTakeFirstOrThrow()).appendix).toBe(0);
     await shot(page, 'regular-report-edit');
     await page.getByLabel('レポート名').fill('月次温度記録（本部）');
     await page.getByRole('button', { name: '保存' }).click();

@@ -5,7 +5,7 @@ import { Modal } from '~/components/modal';
 import { FormPage } from '~/components/page-kit';
 import { StatusBar } from '~/components/status-bar';
 import { formatDate } from '~/domain/japan-time';
-import { formPeriod, REPORT_MESSAGES, REPORT_TYPE_LABELS, type ReportFormValues } from '~/domain/report-form';
+import { formPeriod, REPORT_APPENDIX_LABEL, REPORT_MESSAGES, REPORT_TYPE_LABELS, type ReportFormValues } from '~/domain/report-form';
 
 export interface ReportFormSensor {
   equipmentId: number;
@@ -140,6 +140,12 @@ export function ReportForm({ title, closeTo, initial, editing, sensors, regularC
           <div className="flex gap-6">
             <label className="inline-flex items-center gap-2 text-sm text-slate-700"><input type="checkbox" name="option1" value="1" checked={values.option1} onChange={(e) => set('option1', e.target.checked)} className={check} />コメント表示</label>
             <label className="inline-flex items-center gap-2 text-sm text-slate-700"><input type="checkbox" name="option2" value="1" checked={values.option2} onChange={(e) => set('option2', e.target.checked)} className={check} />データサマリー</label>
+            {/* The appendix is a part of the PDF; the CSV always holds every value. */}
+            {values.output_format === '1' ? (
+              <label className="inline-flex items-center gap-2 text-sm text-slate-700"><input type="checkbox" name="appendix" value="1" checked={values.appendix} onChange={(e) => set('appendix', e.target.checked)} className={check} />{REPORT_APPENDIX_LABEL}</label>
+            ) : (
+              <input type="hidden" name="appendix" value={values.appendix ? '1' : '0'} />
+            )}
           </div>
         </Section>
         <Section title="メール受信">

@@ -32,6 +32,7 @@ export const loader = apiLoader(listCall, async ({ viewer, input, db }) => {
     equipment_ids: row.equipmentIds,
     mail_addresses: row.mailAddresses,
     attachment_flg: row.attachmentFlg,
+    appendix: row.appendix,
     store_id: row.storeId,
     create_date: toCompactDateTime(row.createdAt),
     create_user_name: row.createdByName,

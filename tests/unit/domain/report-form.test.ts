@@ -59,16 +59,24 @@ describe('the form and the payload', () => {
   it('maps the form to the payload the API takes; the attachment only for month with mail on', () => {
     const values = { ...defaultFormValues(fromJapan(2026, 11, 24), false, 'a@example.com'), file_name: '温度', equipment_ids: [3], report_type: '3' as const };
     const parsed = ReportSaveSchema.parse(payloadOf(values, 'S1', null));
-    expect(parsed).toMatchObject({ data_interval: 10, attachment_flg: 0, mail_addresses: ['a@example.com'], setting_name: '随時レポート' });
+    expect(parsed).toMatchObject({ data_interval: 10, attachment_flg: 0, appendix: 1, mail_addresses: ['a@example.com'], setting_name: '随時レポート' });
     expect(stamp(parsed.start_time)).toBe('20261124000000');
     expect(stamp(parsed.end_time)).toBe('20261124235000');
+  });
+
+  it('keeps the appendix unless it is turned off, and an API payload without the field has it', () => {
+    const values = { ...defaultFormValues(fromJapan(2026, 11, 24), false), file_name: '温度', equipment_ids: [3] };
+    expect(ReportSaveSchema.parse(payloadOf({ ...values, appendix: false }, 'S1', null)).appendix).toBe(0);
+    const { appendix: _omitted, ...older } = payloadOf(values, 'S1', null);
+    expect(ReportSaveSchema.parse(older).appendix).toBe(1);
+    expect(ReportSaveSchema.safeParse({ ...older, appendix: 2 }).success).toBe(false);
   });
 
   it('prefills the edit form from a setting', () => {
     const values = formValuesOf({
       settingName: '日報', fileName: 'f', reportType: 3, startTime: fromJapan(2026, 11, 2), endTime: fromJapan(2026, 11, 2, 23, 50), dataInterval: null, manualTimes: ['08:00', '17:00'],
-      outputFormat: 2, option1: 1, option2: 0, mailFlg: 0, mailAddresses: [], attachmentFlg: 0, equipmentIds: [1, 2],
+      outputFormat: 2, option1: 1, option2: 0, mailFlg: 0, mailAddresses: [], attachmentFlg: 0, appendix: 0, equipmentIds: [1, 2],
     });
-    expect(values).toMatchObject({ interval_mode: 'times', manual_times: '08:00, 17:00', output_format: '2', option1: true, mail_flg: '0', equipment_ids: [1, 2] });
+    expect(values).toMatchObject({ interval_mode: 'times', manual_times: '08:00, 17:00', output_format: '2', option1: true, mail_flg: '0', appendix: false, equipment_ids: [1, 2] });
   });
 });
