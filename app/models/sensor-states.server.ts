@@ -113,22 +113,23 @@ export async function saveSensorStates(trx: Db, storeId: string, changes: readon
  * on no communication (for re-notification).
  */
 export async function findStoresToCheckForSilence(db: Db, silentSince: Date): Promise<string[]> {
+  // Two statements rather than a correlated EXISTS from the reference table `stores` into the
+  // distributed `sensor_states`: Citus refuses that join shape (decision 301).
+  const silentSensors = await db
+    .selectFrom('sensor_states as ss')
+    .select('ss.store_id')
+    .distinct()
+    .where((inner) => inner.or([inner('ss.last_measured_at', '<', silentSince), inner(sql`'OE00000005'`, '=', sql`any(ss.alert_codes)`)]))
+    .execute();
+  const storeIds = silentSensors.map((row) => row.store_id);
   const rows = await db
     .selectFrom('stores')
     .select('stores.store_id')
     .where('stores.working_state', '=', 1)
-    .where((eb) =>
-      eb.or([
-        eb('stores.last_gateway_contact_at', '<', silentSince),
-        eb.exists(
-          eb
-            .selectFrom('sensor_states as ss')
-            .select(sql`1`.as('one'))
-            .whereRef('ss.store_id', '=', 'stores.store_id')
-            .where((inner) => inner.or([inner('ss.last_measured_at', '<', silentSince), inner(sql`'OE00000005'`, '=', sql`any(ss.alert_codes)`)])),
-        ),
-      ]),
-    )
+    .where((eb) => {
+      const gatewaySilent = eb('stores.last_gateway_contact_at', '<', silentSince);
+      return storeIds.length === 0 ? gatewaySilent : eb.or([gatewaySilent, eb('stores.store_id', '=', sql<string>`any(${storeIds}::text[])`)]);
+    })
     .execute();
   return rows.map((row) => row.store_id);
 }
