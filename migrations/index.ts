@@ -28,6 +28,7 @@ import * as alertSimulatedTemperature from './2026-11-28-60-alert-simulated-temp
 import * as bucketsWithoutTriggers from './2026-11-28-81-buckets-without-triggers';
 import * as webhooks from './2026-11-28-85-webhooks';
 import * as gatewayReleases from './2026-11-28-90-gateway-releases';
+import * as equipmentIndicators from './2026-11-28-93-equipment-indicators';
 import * as reportAppendix from './2026-11-28-96-report-appendix';
 
 // Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -64,5 +65,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-81-buckets-without-triggers': bucketsWithoutTriggers,
   '2026-11-28-85-webhooks': webhooks,
   '2026-11-28-90-gateway-releases': gatewayReleases,
+  '2026-11-28-93-equipment-indicators': equipmentIndicators,
   '2026-11-28-96-report-appendix': reportAppendix,
 };

@@ -35,6 +35,7 @@ export const TABLES: Readonly<Record<string, TableDistribution>> = {
   measurement_comments: distributed('comments on readings, read with the readings of one sensor'),
   sensor_states: distributed('each sensor\'s last reading and engine state, written by every ingest batch of its store'),
   sensor_settings_history: distributed('the limits in force over time, per sensor'),
+  equipment_indicators: distributed('each sensor\'s daily equipment indicators, written by the nightly job per store'),
   heard_sensors: distributed('what a store\'s gateway heard, written by its ingest'),
   alert_history: distributed('the store\'s alerts, opened and closed by its ingest'),
   alert_schedules: distributed('the store\'s alert-stop schedules'),
@@ -109,6 +110,7 @@ export const CHAIN_WIDE_QUERIES: Readonly<Record<string, string>> = {
   'models/measurement-partitions.server.ts#attachMonth': 'a month\'s partition is made for all stores at once (on Citus each shard\'s partition)',
   'models/measurement-partitions.server.ts#dropMonthsBefore': 'retention drops a month of all stores at once (and the default partition\'s older rows)',
   'models/measurements.server.ts#deleteCommentsBefore': 'retention removes the comments of every store older than the period',
+  'models/equipment-indicators.server.ts#storesWithSensors': 'the nightly equipment indicators job lists the stores it then reads one by one (decision 298)',
   // The /on-reco API names a sensor by its equipment_id, and a report file by its history_no,
   // without the store (the specification's API): the first query finds the store, one index
   // probe per shard on Citus; the queries after it carry store_id.

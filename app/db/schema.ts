@@ -492,6 +492,7 @@ export interface Database {
   request_limits: RequestLimitTable;
   known_sign_in_addresses: KnownSignInAddressTable;
   sensor_settings_history: SensorSettingsHistoryTable;
+  equipment_indicators: EquipmentIndicatorTable;
   heard_sensors: HeardSensorTable;
   haccp_signoffs: HaccpSignoffTable;
   gateway_health: GatewayHealthTable;
@@ -529,6 +530,18 @@ export interface SensorSettingsHistoryTable {
   snoozing_time: number | null;
   time_constant: number | null;
   def_time: Json<DefrostRange[]>;
+}
+
+/** One sensor's daily equipment indicators (decision 298); day is the Japan date. */
+export interface EquipmentIndicatorTable {
+  store_id: string;
+  equipment_id: number;
+  day: DateColumn;
+  recovery_minutes: number | null;
+  minutes_above_midpoint: number | null;
+  night_average: number | null;
+  damped_range: number | null;
+  computed_at: Timestamp;
 }
 
 /** The latest report of a BLE address a store's gateway hears that is not one of its sensors. */

@@ -221,7 +221,7 @@ function continuedDamping(settings: SensorSettings, state: SensorAlertState, at:
  * last value (a silence is no evidence of the next reading's value), so a spike after a silence
  * moves it only as much as the spike itself lasted (decision 240).
  */
-function damp(previous: number, raw: number, elapsedMinutes: number, settings: SensorSettings): number {
+export function damp(previous: number, raw: number, elapsedMinutes: number, settings: Pick<SensorSettings, 'timeConstant' | 'readingIntervalMinutes'>): number {
   const tau = (BASE_TAU_MINUTES * (settings.timeConstant ?? DEFAULT_TIME_CONSTANT_PERCENT)) / 100;
   const credited = Math.min(elapsedMinutes, settings.readingIntervalMinutes ?? DEFAULT_READING_INTERVAL_MINUTES);
   return previous + (raw - previous) * (1 - Math.exp(-credited / tau));

@@ -18,6 +18,7 @@ import { measurementRetentionJob } from './retention.server';
 import { jobRunsCleanupJob } from './job-runs-cleanup.server';
 import { escalationJob } from './escalation.server';
 import { webhookOutboxJob } from './webhook-outbox.server';
+import { equipmentIndicatorsJob } from './equipment-indicators.server';
 
 // The worker process's runner (scripts/worker.ts starts it): each job on its cron schedule.
 
@@ -25,7 +26,7 @@ const log = logger.child({ module: 'worker' });
 
 export const JOBS: readonly Job[] = [
   measurementPartitionsJob, pinExpiryJob, noCommunicationJob, mailOutboxJob, requestLimitsJob, regularReportsJob, reportJobsJob, gatewayHealthPurgeJob, auditChainJob,
-  measurementRetentionJob, jobRunsCleanupJob, escalationJob, webhookOutboxJob,
+  measurementRetentionJob, jobRunsCleanupJob, escalationJob, webhookOutboxJob, equipmentIndicatorsJob,
 ];
 
 /**
