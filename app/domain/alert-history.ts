@@ -250,7 +250,7 @@ export const ACKNOWLEDGEMENT_LABELS = { acknowledged: '確認', at: '確認日�
  * null while nobody acknowledged.
  */
 export function acknowledgementText(record: Pick<AlertHistoryRecord, 'acknowledgedAt' | 'acknowledgedByName' | 'correctiveAction' | 'acknowledgeNote'>): string | null {
-  if (record.acknowledgedAt === null) return null;
+  if (!record.acknowledgedAt) return null;
   const who = record.acknowledgedByName ? ` ${record.acknowledgedByName}` : '';
   const note = record.acknowledgeNote ? `（メモ: ${record.acknowledgeNote}）` : '';
   return `${ACKNOWLEDGEMENT_LABELS.acknowledged} ${formatDateTime(record.acknowledgedAt)}${who}: ${record.correctiveAction ?? ''}${note}`;
