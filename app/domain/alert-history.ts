@@ -201,6 +201,11 @@ export interface AlertHistoryRecord {
   stoppedAt: Date | null;
   stoppedByName: string | null;
   stopComment: string | null;
+  /** The acknowledgement with its corrective action (decision 237), null while nobody acknowledged. */
+  acknowledgedAt: Date | null;
+  acknowledgedByName: string | null;
+  correctiveAction: string | null;
+  acknowledgeNote: string | null;
   /** No later row exists for the same equipment and alert pair. */
   latestOfPair: boolean;
 }
@@ -235,6 +240,20 @@ export type AlertState = 'active' | 'stopped' | 'recovered';
 export function alertState(record: Pick<AlertHistoryRecord, 'recoveredAt' | 'stoppedAt'>): AlertState {
   if (record.recoveredAt !== null) return 'recovered';
   return record.stoppedAt !== null ? 'stopped' : 'active';
+}
+
+/** The acknowledgement's labels wherever it shows (list, CSV, graph, HACCP record, reports). */
+export const ACKNOWLEDGEMENT_LABELS = { acknowledged: '確認', at: '確認日時', by: '確認者', action: '改善措置', note: '確認メモ' } as const;
+
+/**
+ * The acknowledgement as one line: 確認 2026/11/21 10:05 山田 太郎: 霜取りを実施（メモ: 商品移動済み）;
+ * null while nobody acknowledged.
+ */
+export function acknowledgementText(record: Pick<AlertHistoryRecord, 'acknowledgedAt' | 'acknowledgedByName' | 'correctiveAction' | 'acknowledgeNote'>): string | null {
+  if (!record.acknowledgedAt) return null;
+  const who = record.acknowledgedByName ? ` ${record.acknowledgedByName}` : '';
+  const note = record.acknowledgeNote ? `（メモ: ${record.acknowledgeNote}）` : '';
+  return `${ACKNOWLEDGEMENT_LABELS.acknowledged} ${formatDateTime(record.acknowledgedAt)}${who}: ${record.correctiveAction ?? ''}${note}`;
 }
 
 export const ALERT_STATE_LABELS: Record<AlertState, string> = { active: '発生中', stopped: '停止中', recovered: '復旧' };
@@ -279,6 +298,7 @@ export interface AlertHistoryRowView {
   stoppedAt: string | null;
   stoppedByName: string | null;
   stopComment: string | null;
+  acknowledgement: string | null;
   stoppable: boolean;
   graphHref: string | null;
 }
@@ -300,6 +320,7 @@ export function alertHistoryRowView(record: AlertHistoryRecord, storeId: string,
     stoppedAt: record.stoppedAt && formatDateTime(record.stoppedAt),
     stoppedByName: record.stoppedAt === null ? null : record.stoppedByName,
     stopComment: record.stopComment,
+    acknowledgement: acknowledgementText(record),
     stoppable: isStoppable(record),
     graphHref: graphHref(storeId, record),
   };
@@ -362,6 +383,10 @@ export interface AlertHistoryApiItem {
   stop_comment: string | null;
   stoppable: 0 | 1;
   simulated_temperature: number | null;
+  acknowledged_date: string | null; // YYYYMMDDHHmmssSSS
+  acknowledged_by_name: string | null;
+  corrective_action: string | null;
+  acknowledge_note: string | null;
 }
 
 export function toApiItem(record: AlertHistoryRecord): AlertHistoryApiItem {
@@ -382,12 +407,16 @@ export function toApiItem(record: AlertHistoryRecord): AlertHistoryApiItem {
     stop_comment: record.stopComment,
     stoppable: isStoppable(record) ? 1 : 0,
     simulated_temperature: record.simulatedTemperature,
+    acknowledged_date: record.acknowledgedAt && toCompactDateTimeMs(record.acknowledgedAt),
+    acknowledged_by_name: record.acknowledgedAt === null ? null : record.acknowledgedByName,
+    corrective_action: record.correctiveAction,
+    acknowledge_note: record.acknowledgeNote,
   };
 }
 
 // ---- CSV ----------------------------------------------------------------------------------
 
-export const ALERT_HISTORY_CSV_HEADER = ['発生日時', 'センサ名', '警報内容', '温度', '推定品温', '下限温度', '上限温度', '状態', '復旧日時', '停止日時', '停止者', '対応コメント'] as const;
+export const ALERT_HISTORY_CSV_HEADER = ['発生日時', 'センサ名', '警報内容', '温度', '推定品温', '下限温度', '上限温度', '状態', '復旧日時', '停止日時', '停止者', '対応コメント', ACKNOWLEDGEMENT_LABELS.at, ACKNOWLEDGEMENT_LABELS.by, ACKNOWLEDGEMENT_LABELS.action, ACKNOWLEDGEMENT_LABELS.note] as const;
 
 /** The CSV rows, header first: what the list shows, one column per fact. */
 export function alertHistoryCsvRows(records: readonly AlertHistoryRecord[], language: Language): CsvCell[][] {
@@ -406,6 +435,10 @@ export function alertHistoryCsvRows(records: readonly AlertHistoryRecord[], lang
       record.stoppedAt ? formatDateTime(record.stoppedAt) : '',
       record.stoppedAt ? record.stoppedByName : '',
       record.stopComment,
+      record.acknowledgedAt ? formatDateTime(record.acknowledgedAt) : '',
+      record.acknowledgedAt ? record.acknowledgedByName : '',
+      record.correctiveAction,
+      record.acknowledgeNote,
     ]),
   ];
 }

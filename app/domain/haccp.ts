@@ -5,6 +5,7 @@
 // alert-stop-schedule.ts). A sensor without any reading that day has no record (記録なし), which
 // is not a pass. Pure: the model loads the rows, this decides.
 import { z } from 'zod';
+import { acknowledgementText } from './alert-history';
 import { type AlertStopSchedule, isInAlertStop } from './alert-stop-schedule';
 import { defrostRangesOf, isInDefrost } from './defrost';
 import { formatTemperature } from './format';
@@ -51,6 +52,11 @@ export interface HaccpAlert {
   stoppedAt: Date | null;
   stoppedBy: string | null;
   stopComment: string | null;
+  /** The acknowledgement with its corrective action (decision 237); null while nobody acknowledged. */
+  acknowledgedAt: Date | null;
+  acknowledgedBy: string | null;
+  correctiveAction: string | null;
+  acknowledgeNote: string | null;
 }
 
 export interface HaccpComment {
@@ -173,6 +179,7 @@ export function evaluateSensorDay(sensor: HaccpSensorInput, day: string, schedul
     for (const c of comments) if (c.at >= e.from && c.at <= until) e.actions.push(c);
     for (const a of alerts) {
       if (a.stopComment && a.stoppedAt && alertOverlaps(a, e.from, until)) e.actions.push({ at: a.stoppedAt, comment: a.stopComment, userName: a.stoppedBy });
+      if (a.correctiveAction && a.acknowledgedAt && alertOverlaps(a, e.from, until)) e.actions.push({ at: a.acknowledgedAt, comment: a.acknowledgeNote ? `${a.correctiveAction}（${a.acknowledgeNote}）` : a.correctiveAction, userName: a.acknowledgedBy });
     }
     e.actions.sort((a, b) => a.at.getTime() - b.at.getTime());
   }
@@ -317,6 +324,10 @@ export function haccpRecordAnswer(record: {
         stopped_date: a.stoppedAt ? toCompactDateTime(a.stoppedAt) : null,
         stopped_by_name: a.stoppedBy,
         stop_comment: a.stopComment,
+        acknowledged_date: a.acknowledgedAt ? toCompactDateTime(a.acknowledgedAt) : null,
+        acknowledged_by_name: a.acknowledgedBy,
+        corrective_action: a.correctiveAction,
+        acknowledge_note: a.acknowledgeNote,
       })),
       comments: s.comments.map(comment),
     })),
@@ -339,7 +350,7 @@ export interface HaccpSensorView {
   limits: string;
   range: string;
   excursions: { time: string; kind: string; peak: string; actions: { time: string; comment: string; userName: string }[] }[];
-  alerts: { label: string; time: string; stop: string; comment: string | null }[];
+  alerts: { label: string; time: string; stop: string; comment: string | null; acknowledgement: string | null }[];
   comments: { time: string; comment: string; userName: string }[];
 }
 
@@ -377,6 +388,7 @@ export function haccpSensorView(s: HaccpSensorDay): HaccpSensorView {
       time: a.recoveredAt ? `${formatDateTime(a.startedAt)}〜${hm(a.recoveredAt)}` : `${formatDateTime(a.startedAt)}〜`,
       stop: a.stoppedAt ? `${formatDateTime(a.stoppedAt)} ${a.stoppedBy ?? '--'}` : '--',
       comment: a.stopComment,
+      acknowledgement: acknowledgementText({ acknowledgedAt: a.acknowledgedAt, acknowledgedByName: a.acknowledgedBy, correctiveAction: a.correctiveAction, acknowledgeNote: a.acknowledgeNote }),
     })),
     comments: s.comments.map((c) => ({ time: hm(c.at), comment: c.comment, userName: c.userName ?? '--' })),
   };

@@ -98,6 +98,7 @@ export const HEADER_MENUS: readonly MenuSection[] = [
       { key: 'usergroups', label: 'ユーザーグループ', to: appUrl.usergroupMaster },
       { key: 'auditLog', label: '監査ログ', to: appUrl.auditLog, permission: 'auditLog' },
       { key: 'webhooks', label: 'Webhook送信先', to: appUrl.webhooks },
+      { key: 'escalationPolicies', label: 'エスカレーション設定', to: appUrl.escalationPolicies },
     ],
   },
   {

@@ -83,6 +83,7 @@ export const appUrl = {
   auditLog: '/audit_logs',
   gatewayList: '/gateways',
   webhooks: '/webhooks',
+  escalationPolicies: '/escalation_policies',
   userCreate: '/user/master/create',
   userEdit: (userId: number) => `/user/master/${userId}/edit`,
 } as const;

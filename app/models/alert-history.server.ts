@@ -54,6 +54,7 @@ function selectRecords(db: Db, viewer: Viewer, filter: AlertHistoryFilter) {
   return filtered(db, viewer, filter)
     .leftJoin('sensors as s', (join) => join.onRef('s.store_id', '=', 'h.store_id').onRef('s.equipment_id', '=', 'h.equipment_id'))
     .leftJoin('users as u', 'u.user_id', 'h.stopped_by')
+    .leftJoin('users as ack', 'ack.user_id', 'h.acknowledged_by')
     .select([
       'h.alert_history_id',
       'h.store_id',
@@ -70,6 +71,10 @@ function selectRecords(db: Db, viewer: Viewer, filter: AlertHistoryFilter) {
       'h.stopped_at',
       'u.user_name as stopped_by_name',
       'h.stop_comment',
+      'h.acknowledged_at',
+      'ack.user_name as acknowledged_by_name',
+      'h.corrective_action',
+      'h.acknowledge_note',
       latestOfPair.as('latest_of_pair'),
     ])
     .orderBy('h.started_at', 'desc')
@@ -95,6 +100,10 @@ function toRecord(row: Row): AlertHistoryRecord {
     stoppedAt: row.stopped_at,
     stoppedByName: row.stopped_by_name,
     stopComment: row.stop_comment,
+    acknowledgedAt: row.acknowledged_at,
+    acknowledgedByName: row.acknowledged_by_name,
+    correctiveAction: row.corrective_action,
+    acknowledgeNote: row.acknowledge_note,
     latestOfPair: Boolean(row.latest_of_pair),
   };
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import type { AlertCode } from '~/domain/alert-codes';
-import { type EscalationPolicy, type EscalationPolicySave, type EscalationStep, parseEscalationSteps } from '~/domain/escalation';
+import { type EscalationChoices, type EscalationPolicy, type EscalationPolicySave, type EscalationStep, parseEscalationSteps } from '~/domain/escalation';
 import { AUTHORITY } from '~/domain/roles';
 import { seesStore } from './stores.server';
 import { type AlertRecipient, toAlertRecipient } from './users.server';
@@ -276,4 +276,16 @@ export async function listCorrectiveActions(db: Db, equipmentkindId: number | nu
     .orderBy('sort_no')
     .orderBy('action_id')
     .execute();
+}
+
+/** What the policy screen offers: store groups, stores, user groups, valid users and webhook endpoints, by name. */
+export async function listEscalationChoices(db: Db): Promise<EscalationChoices> {
+  const [storegroups, stores, usergroups, users, webhooks] = await Promise.all([
+    db.selectFrom('storegroups').select(['storegroup_id as id', 'storegroup_name as name']).orderBy('storegroup_id').execute(),
+    db.selectFrom('stores').select(['store_id as id', 'store_name as name']).orderBy('store_id').execute(),
+    db.selectFrom('usergroups').select(['usergroup_id as id', 'usergroup_name as name']).orderBy('usergroup_id').execute(),
+    db.selectFrom('users').select(['user_id as id', 'user_name as name']).where('valid_flg', '=', 1).orderBy('user_id').execute(),
+    db.selectFrom('webhook_endpoints').select(['endpoint_id as id', 'endpoint_name as name']).orderBy('endpoint_id').execute(),
+  ]);
+  return { storegroups, stores, usergroups, users, webhooks };
 }

@@ -56,7 +56,8 @@ export async function loadHaccpData(db: Db, viewer: Viewer, storeId: string, ran
     db
       .selectFrom('alert_history as a')
       .leftJoin('users as u', 'u.user_id', 'a.stopped_by')
-      .select(['a.equipment_id', 'a.alert_id', 'a.started_at', 'a.recovered_at', 'a.stopped_at', 'a.stop_comment', 'u.user_name as stopped_by_name'])
+      .leftJoin('users as k', 'k.user_id', 'a.acknowledged_by')
+      .select(['a.equipment_id', 'a.alert_id', 'a.started_at', 'a.recovered_at', 'a.stopped_at', 'a.stop_comment', 'u.user_name as stopped_by_name', 'a.acknowledged_at', 'k.user_name as acknowledged_by_name', 'a.corrective_action', 'a.acknowledge_note'])
       .where('a.store_id', '=', storeId)
       .where('a.equipment_id', 'is not', null)
       .where('a.started_at', '<', range.to)
@@ -104,6 +105,10 @@ export async function loadHaccpData(db: Db, viewer: Viewer, storeId: string, ran
       stoppedAt: a.stopped_at,
       stoppedBy: a.stopped_by_name ?? null,
       stopComment: a.stop_comment,
+      acknowledgedAt: a.acknowledged_at,
+      acknowledgedBy: a.acknowledged_by_name ?? null,
+      correctiveAction: a.corrective_action,
+      acknowledgeNote: a.acknowledge_note,
     });
   }
   for (const c of comments) byId.get(c.equipment_id)?.comments.push({ at: c.measured_at, comment: c.comment, userName: c.user_name ?? null });

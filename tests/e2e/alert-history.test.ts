@@ -138,6 +138,6 @@ describe('alert history', () => {
     const bytes = Buffer.concat(chunks);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = bytes.subarray(3).toString('utf8');
-    expect(text.split('\r\n')[0]).toBe('発生日時,センサ名,警報内容,温度,推定品温,下限温度,上限温度,状態,復旧日時,停止日時,停止者,対応コメント');
+    expect(text.split('\r\n')[0]).toBe('発生日時,センサ名,警報内容,温度,推定品温,下限温度,上限温度,状態,復旧日時,停止日時,停止者,対応コメント,確認日時,確認者,改善措置,確認メモ');
   });
 });

@@ -97,6 +97,7 @@ function StateCell({ row }: { row: AlertHistoryRowView }) {
         </p>
       )}
       {row.stopComment && <p className="whitespace-pre-wrap break-words rounded bg-slate-50 px-2 py-1 text-xs text-slate-700 ring-1 ring-inset ring-slate-200">{row.stopComment}</p>}
+      {row.acknowledgement && <p className="whitespace-pre-wrap break-words rounded bg-emerald-50 px-2 py-1 text-xs text-emerald-900 ring-1 ring-inset ring-emerald-200" data-testid="alert-acknowledgement">{row.acknowledgement}</p>}
     </div>
   );
 }

@@ -147,6 +147,7 @@ function Excursions({ sensor: s }: { sensor: HaccpSensorView }) {
             停止 {a.stop}
             {a.comment ? `: ${a.comment}` : ''}
           </p>
+          {a.acknowledgement && <p className="break-words text-xs text-emerald-800" data-testid="haccp-acknowledgement">{a.acknowledgement}</p>}
         </li>
       ))}
     </ul>

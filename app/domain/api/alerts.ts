@@ -27,6 +27,10 @@ export const AlertHistoryPageAnswerSchema = z.strictObject({
       stop_comment: z.string().nullable(),
       stoppable: z.union([z.literal(0), z.literal(1)]),
       simulated_temperature: z.number().nullable().describe('A temperature alert\'s simulated (damped) product temperature, the value checked against the limits; alert_data1 stays the reading. Null for other alerts (decision 278).'),
+      acknowledged_date: stamp.nullable().describe('When someone acknowledged the alert with a corrective action (decision 237); null while nobody did.'),
+      acknowledged_by_name: z.string().nullable(),
+      corrective_action: z.string().nullable(),
+      acknowledge_note: z.string().nullable(),
     }),
   ),
 });

@@ -38,6 +38,10 @@ function record(overrides: Partial<AlertHistoryRecord> = {}): AlertHistoryRecord
     stoppedAt: null,
     stoppedByName: null,
     stopComment: null,
+    acknowledgedAt: null,
+    acknowledgedByName: null,
+    correctiveAction: null,
+    acknowledgeNote: null,
     latestOfPair: true,
     ...overrides,
   };
@@ -167,6 +171,10 @@ describe('rows', () => {
       stop_comment: '確認済み',
       stoppable: 0,
       simulated_temperature: null,
+      acknowledged_date: null,
+      acknowledged_by_name: null,
+      corrective_action: null,
+      acknowledge_note: null,
     });
   });
 });
@@ -189,10 +197,19 @@ describe('CSV rows', () => {
       ],
       'JP',
     );
-    expect(rows[0]).toEqual(['発生日時', 'センサ名', '警報内容', '温度', '推定品温', '下限温度', '上限温度', '状態', '復旧日時', '停止日時', '停止者', '対応コメント']);
-    expect(rows[1]).toEqual(['2026/11/20 23:45', 'チルドケース1', '温度異常（上限超過）', '12.4', '', '0.0', '10.0', '停止中', '', '2026/11/21 00:10', '山田 太郎', '=HYPERLINK("x")']);
-    expect(csvLine(rows[1])).toContain(`,山田 太郎,"'=HYPERLINK(""x"")"\r\n`); // the writer guards it
-    expect(rows[2]).toEqual(['2026/11/20 23:45', 'チルドケース1', 'センサ異常（温度が取得できません）', 'ERROR', '', '0.0', '10.0', '復旧', '2026/11/20 22:00', '', '', null]);
+    expect(rows[0]).toEqual(['発生日時', 'センサ名', '警報内容', '温度', '推定品温', '下限温度', '上限温度', '状態', '復旧日時', '停止日時', '停止者', '対応コメント', '確認日時', '確認者', '改善措置', '確認メモ']);
+    expect(rows[1]).toEqual(['2026/11/20 23:45', 'チルドケース1', '温度異常（上限超過）', '12.4', '', '0.0', '10.0', '停止中', '', '2026/11/21 00:10', '山田 太郎', '=HYPERLINK("x")', '', '', null, null]);
+    expect(csvLine(rows[1])).toContain(`,山田 太郎,"'=HYPERLINK(""x"")",,,,\r\n`); // the writer guards it
+    expect(rows[2]).toEqual(['2026/11/20 23:45', 'チルドケース1', 'センサ異常（温度が取得できません）', 'ERROR', '', '0.0', '10.0', '復旧', '2026/11/20 22:00', '', '', null, '', '', null, null]);
+  });
+
+  it('shows the acknowledgement with its corrective action in the CSV, the list and the API (decision 237)', () => {
+    const acknowledged = record({ acknowledgedAt: fromJapan(2026, 11, 21, 0, 5), acknowledgedByName: '佐藤 花子', correctiveAction: '商品を別の冷蔵庫へ移動', acknowledgeNote: '霜取り後に再確認' });
+    expect(alertHistoryCsvRows([acknowledged], 'JP')[1].slice(-4)).toEqual(['2026/11/21 00:05', '佐藤 花子', '商品を別の冷蔵庫へ移動', '霜取り後に再確認']);
+    expect(alertHistoryRowView(acknowledged, 'S001', 'JP').acknowledgement).toBe('確認 2026/11/21 00:05 佐藤 花子: 商品を別の冷蔵庫へ移動（メモ: 霜取り後に再確認）');
+    expect(alertHistoryRowView(record(), 'S001', 'JP').acknowledgement).toBeNull();
+    expect(toApiItem(acknowledged)).toMatchObject({ acknowledged_by_name: '佐藤 花子', corrective_action: '商品を別の冷蔵庫へ移動', acknowledge_note: '霜取り後に再確認' });
+    expect(toApiItem(acknowledged).acknowledged_date).toBe('20261121000500000');
   });
 });
 

@@ -46,12 +46,16 @@ describe('the HACCP day of a sensor', () => {
   });
 
   it('fails on an alert open that day even without an excursion, and links comments and stop comments to the excursion', () => {
-    const alert = { alertId: 'OE00000003', label: '電池残量低下', startedAt: fromJapan(2026, 11, 19, 22), recoveredAt: null, stoppedAt: null, stoppedBy: null, stopComment: null };
+    const alert = { alertId: 'OE00000003', label: '電池残量低下', startedAt: fromJapan(2026, 11, 19, 22), recoveredAt: null, stoppedAt: null, stoppedBy: null, stopComment: null, acknowledgedAt: null, acknowledgedBy: null, correctiveAction: null, acknowledgeNote: null };
     expect(evaluateSensorDay(sensor([[1, 0, 4]], { alerts: [alert] }), DAY, []).result).toBe('fail');
     const stopped = { ...alert, alertId: 'OE00000001', startedAt: at(10, 10), recoveredAt: at(10, 40), stoppedAt: at(10, 25), stoppedBy: '山田', stopComment: '扉を閉めた' };
     const day = evaluateSensorDay(sensor([[10, 0, 12], [10, 30, 4]], { alerts: [stopped], comments: [{ at: at(10, 0), comment: '商品を移動', userName: '佐藤' }, { at: at(15), comment: '別件', userName: null }] }), DAY, []);
     expect(day.excursions[0].actions.map((a) => a.comment)).toEqual(['商品を移動', '扉を閉めた']);
     expect(day.comments).toHaveLength(2);
+    // An acknowledgement's corrective action (decision 237) is a corrective action of the excursion too.
+    const acknowledged = { ...stopped, stoppedAt: null, stoppedBy: null, stopComment: null, acknowledgedAt: at(10, 20), acknowledgedBy: '佐藤', correctiveAction: '霜取りを実施', acknowledgeNote: '扉のパッキン点検' };
+    const ackDay = evaluateSensorDay(sensor([[10, 0, 12], [10, 30, 4]], { alerts: [acknowledged] }), DAY, []);
+    expect(ackDay.excursions[0].actions).toEqual([{ at: at(10, 20), comment: '霜取りを実施（扉のパッキン点検）', userName: '佐藤' }]);
   });
 });
 
