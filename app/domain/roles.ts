@@ -41,6 +41,8 @@ export const PERMISSIONS = {
   gatewayReleases: ['administrator'],
   /** Ours (decision 153): a store import creates stores (masterMenu) and registers sensors (storeManagement) at once; only roles with both. */
   storeImport: ['administrator'],
+  /** Ours (decision 292): the chain at a glance, for the roles that watch many stores; a store user watches their store. */
+  chainOverview: ['administrator', 'maintenance', 'caseManager', 'areaManager'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
