@@ -110,6 +110,9 @@ export const HEADER_MENUS: readonly MenuSection[] = [
   },
 ];
 
+/** The header's direct links beside the dashboard (the phone menu lists them first). */
+export const HEADER_LINKS: readonly MenuLink[] = [{ key: 'chainOverview', label: '全店舗概況', to: appUrl.chainOverview, permission: 'chainOverview' }];
+
 /** The account popup's links above the manuals (the rest is for everyone). */
 export const ACCOUNT_MENU_LINKS: readonly MenuLink[] = [{ key: 'noticeCreate', label: 'お知らせ作成', to: appUrl.noticeCreate, permission: 'createNotice' }];
 
