@@ -197,7 +197,7 @@ function WallView({ overview, scope, taken, staleSince }: { overview: ChainOverv
       </div>
       <StatusTiles overview={overview} scope={scope} large />
       <div className="mt-6 grid gap-8 lg:grid-cols-[3fr_2fr]">
-        <JapanTileMap prefectures={overview.prefectures} linkOf={(id) => dashboardOf({ ...scope, prefecture_id: id })} className="rounded-lg bg-white p-3 text-slate-900" />
+        <JapanTileMap prefectures={overview.prefectures} linkOf={(id) => dashboardOf({ ...scope, prefecture_id: id })} className="rounded-lg bg-white p-3 text-slate-900" wall />
         <WorstStores overview={{ ...overview, worst_stores: overview.worst_stores.slice(0, 10) }} large />
       </div>
     </main>
