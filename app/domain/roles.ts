@@ -41,6 +41,8 @@ export const PERMISSIONS = {
   gatewayReleases: ['administrator'],
   /** Ours (decision 153): a store import creates stores (masterMenu) and registers sensors (storeManagement) at once; only roles with both. */
   storeImport: ['administrator'],
+  /** Ours (decision 292): the chain at a glance, for the roles that watch many stores; a store user watches their store. */
+  chainOverview: ['administrator', 'maintenance', 'caseManager', 'areaManager'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -108,6 +110,9 @@ export const HEADER_MENUS: readonly MenuSection[] = [
     links: [{ key: 'gatewayList', label: 'ゲートウェイ一覧', to: appUrl.gatewayList }],
   },
 ];
+
+/** The header's direct links beside the dashboard (the phone menu lists them first). */
+export const HEADER_LINKS: readonly MenuLink[] = [{ key: 'chainOverview', label: '全店舗概況', to: appUrl.chainOverview, permission: 'chainOverview' }];
 
 /** The account popup's links above the manuals (the rest is for everyone). */
 export const ACCOUNT_MENU_LINKS: readonly MenuLink[] = [{ key: 'noticeCreate', label: 'お知らせ作成', to: appUrl.noticeCreate, permission: 'createNotice' }];

@@ -67,6 +67,8 @@ export function alertAcknowledgeUrl(storeId: string, alertHistoryId: number): st
 /** The pages outside a store. */
 export const appUrl = {
   dashboard: '/dashboard',
+  /** The chain at a glance (decision 292); `?view=wall` for a wall screen. */
+  chainOverview: '/chain_overview',
   login: '/login',
   logout: '/logout',
   notFound: '/not_found',

@@ -23,11 +23,12 @@ export interface StoreList {
 }
 
 /**
- * The viewer's entries of the dashboard's list under the query's filters. From
+ * The viewer's entries of the dashboard's list under the query's filters (the chain overview
+ * counts over the same entries, access and filters: chain-overview.server.ts). From
  * store_list_entries (docs/decisions/180-dashboard-paging.md): the list's keys apart from the
  * stores rows that every gateway post rewrites, so its index walks stay index-only.
  */
-function filtered(db: Db, viewer: Viewer, query: StoreListQuery) {
+export function storeListEntriesOf(db: Db, viewer: Viewer, query: Partial<StoreListQuery>) {
   let entries = db.selectFrom('store_list_entries as e').where(storeAmongSeenBy(viewer, 'e.store_id'));
   if (query.region_id) {
     const regionId = query.region_id;
@@ -54,12 +55,12 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${ch
  * as before); only the page's own rows are read from stores.
  */
 export async function listStores(db: Db, viewer: Viewer, query: StoreListQuery, language: Language): Promise<StoreList> {
-  const counts = await filtered(db, viewer, query)
+  const counts = await storeListEntriesOf(db, viewer, query)
     .select([sql<number>`count(*)::int`.as('all_count'), sql<number>`(count(*) filter (where e.in_alarm))::int`.as('alert_count')])
     .executeTakeFirstOrThrow();
   // The page first, its alerts after: gathering alerts in the paged query would gather them for
   // every row the offset skips too.
-  const page = filtered(db, viewer, query)
+  const page = storeListEntriesOf(db, viewer, query)
     .select(['e.store_id', 'e.in_alarm', 'e.store_no'])
     .orderBy('e.in_alarm', 'desc')
     .orderBy('e.store_no')

@@ -330,6 +330,10 @@ export const SAMPLES: Readonly<Record<string, Sample | readonly Sample[]>> = {
     input: ({ ref }) => ({ region_id: ref('region_id'), prefecture_id: ref('prefecture_id'), company_id: ref('company_id'), storegroup_id: ref('storegroup_id') }),
     filters: ['company_id', 'storegroup_id'],
   },
+  getChainOverview: {
+    input: ({ ref }) => ({ region_id: ref('region_id'), company_id: ref('company_id'), storegroup_id: ref('storegroup_id') }),
+    filters: ['company_id', 'storegroup_id'],
+  },
   getStore: { input: ({ ref }) => ({ store_id: ref('store_id') }) },
   saveStore: [
     {

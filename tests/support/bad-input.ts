@@ -160,6 +160,7 @@ export function validExamples(w: SweepWorld): Readonly<Record<string, Example>> 
     listNotices: { limit: 10 },
     createNotice: { title: 'お知らせ', content: '点検のお知らせです' },
     listStores: { page_no: 1, page_count: 10, region_id: 3, prefecture_id: 13, company_id: 'C001', storegroup_id: 'G01', store_status: 0, store_name: 'テスト', store_no: '1' },
+    getChainOverview: { region_id: 3, company_id: 'C001', storegroup_id: 'G01', worst_count: 20 },
     getStore: { store_id: w.storeId },
     saveStore: {
       store_id: w.storeId,

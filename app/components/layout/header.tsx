@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { BellIcon, DashboardIcon, GatewayIcon, MasterIcon, MenuIcon, SystemIcon, UserIcon } from '~/components/icons';
 import { formatDateTime, parseCompact } from '~/domain/japan-time';
 import { NOTICE_POPUP_STEP } from '~/domain/notices';
-import { ACCOUNT_MENU_LINKS, HEADER_MENUS, type MenuLink, type Permission, visibleLinks, visibleMenu } from '~/domain/roles';
+import { ACCOUNT_MENU_LINKS, HEADER_LINKS, HEADER_MENUS, type MenuLink, type Permission, visibleLinks, visibleMenu } from '~/domain/roles';
 import { appUrl, resourceUrl } from '~/domain/urls';
 import type { Notice } from '~/domain/notice-schemas';
 import { PopupMenu } from './popup-menu';
@@ -18,6 +18,7 @@ const MENU_ICONS: Record<string, React.ReactNode> = { master: <MasterIcon classN
 export function Header({ viewer, permissions, showDashboardLink }: { viewer: HeaderViewer; permissions: Record<Permission, boolean>; showDashboardLink: boolean }) {
   const menus = visibleMenu(HEADER_MENUS, permissions);
   const accountLinks = visibleLinks(ACCOUNT_MENU_LINKS, permissions);
+  const headerLinks = visibleLinks(HEADER_LINKS, permissions);
   // Below 1024 px the menus and the account fold into one labelled メニュー (issue 11): at 768 px
   // the full row of labels would wrap.
   return (
@@ -32,6 +33,11 @@ export function Header({ viewer, permissions, showDashboardLink }: { viewer: Hea
           ダッシュボード
         </Link>
       )}
+      {headerLinks.map((link) => (
+        <Link key={link.key} to={link.to} className="hidden items-center gap-1.5 whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium text-white/90 hover:bg-white/10 hover:text-white lg:flex">
+          {link.label}
+        </Link>
+      ))}
       <nav className="ml-auto flex items-center gap-1" aria-label="メニュー">
         <div className="hidden lg:contents">
           {menus.map((menu) => (
@@ -50,6 +56,7 @@ export function Header({ viewer, permissions, showDashboardLink }: { viewer: Hea
           <PopupMenu label="メニュー" icon={<MenuIcon className="h-5 w-5" />}>
             <div className="max-h-[calc(100dvh-6rem)] w-full overflow-y-auto sm:w-72">
               {showDashboardLink && <MenuLinks links={[{ key: 'dashboard', label: 'ダッシュボード', to: appUrl.dashboard }]} />}
+              {headerLinks.length > 0 && <MenuLinks links={headerLinks} />}
               {menus.map((menu) => (
                 <section key={menu.key} aria-label={menu.label} className="border-t border-slate-100 py-1">
                   <h3 className="flex items-center gap-2 px-4 pt-2 text-xs font-semibold text-slate-500">

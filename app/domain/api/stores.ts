@@ -1,3 +1,4 @@
+import { ChainOverviewAnswerSchema, ChainOverviewQuerySchema } from '../chain-overview-schemas';
 import { IMPORT_MAX_BYTES, ImportAnswerSchema, StoreImportDocumentedSchema, StoreImportRequestSchema } from '../store-import';
 import { StoreListQuerySchema } from '../store-list-schemas';
 import {
@@ -25,6 +26,16 @@ export const listStores = defineCall('listStores', 'GET /on-reco/v1/store_list',
   input: query(StoreListQuerySchema),
   answer: jsonAnswer(StoreListAnswerSchema, 'all_count, alert_count and the page, stores in alarm first.'),
   references: { region_id: 'region', prefecture_id: 'prefecture', company_id: 'company', storegroup_id: 'storegroup' },
+});
+
+export const getChainOverview = defineCall('getChainOverview', 'GET /on-reco/v1/chain_overview', {
+  summary: 'The chain at a glance: the stores the user may see counted by status, alert kind, region, prefecture, store group and furniture kind, worst stores first',
+  description:
+    'The dashboard\'s stores, access rule and filters (region_id, company_id, storegroup_id). Stores in alarm, then not connected, are the worst; worst_stores lists up to worst_count of them. Sensors count under an alert kind per open code. Decision 292.',
+  access: { kind: 'user', permission: 'chainOverview' },
+  input: query(ChainOverviewQuerySchema),
+  answer: jsonAnswer(ChainOverviewAnswerSchema, 'Counts by status, alert kind, region, prefecture (with its worst status), store group and furniture kind, and the worst stores.'),
+  references: { region_id: 'region', company_id: 'company', storegroup_id: 'storegroup' },
 });
 
 export const getStore = defineCall('getStore', 'GET /on-reco/v1/stores', {
