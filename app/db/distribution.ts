@@ -111,6 +111,7 @@ export const CHAIN_WIDE_QUERIES: Readonly<Record<string, string>> = {
   'models/measurement-partitions.server.ts#dropMonthsBefore': 'retention drops a month of all stores at once (and the default partition\'s older rows)',
   'models/measurements.server.ts#deleteCommentsBefore': 'retention removes the comments of every store older than the period',
   'models/equipment-indicators.server.ts#storesWithSensors': 'the nightly equipment indicators job lists the stores it then reads one by one (decision 298)',
+  'models/chain-overview.server.ts#getChainOverview': 'the chain overview counts the stores a viewer may see across the chain (by status, alert, region, group and furniture kind; decision 292)',
   // The /on-reco API names a sensor by its equipment_id, and a report file by its history_no,
   // without the store (the specification's API): the first query finds the store, one index
   // probe per shard on Citus; the queries after it carry store_id.
