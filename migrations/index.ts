@@ -28,6 +28,7 @@ import * as alertSimulatedTemperature from './2026-11-28-60-alert-simulated-temp
 import * as bucketsWithoutTriggers from './2026-11-28-81-buckets-without-triggers';
 import * as webhooks from './2026-11-28-85-webhooks';
 import * as gatewayReleases from './2026-11-28-90-gateway-releases';
+import * as settingsTemplates from './2026-11-28-92-settings-templates';
 
 // Every migration, in order. A static list (rather than reading the folder at run time) works
 // the same under tsx, vitest and a bundled server. Add new migrations at the end.
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-81-buckets-without-triggers': bucketsWithoutTriggers,
   '2026-11-28-85-webhooks': webhooks,
   '2026-11-28-90-gateway-releases': gatewayReleases,
+  '2026-11-28-92-settings-templates': settingsTemplates,
 };

@@ -41,6 +41,8 @@ export const PERMISSIONS = {
   gatewayReleases: ['administrator'],
   /** Ours (decision 153): a store import creates stores (masterMenu) and registers sensors (storeManagement) at once; only roles with both. */
   storeImport: ['administrator'],
+  /** Ours (decision 296): settings templates are chain-wide, so only administrators write them; applying one is storeSettings on one's own stores. */
+  settingsTemplates: ['administrator'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
