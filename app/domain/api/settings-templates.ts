@@ -53,6 +53,7 @@ export const previewSettingsTemplate = defineCall('previewSettingsTemplate', 'GE
   input: query(TemplateApplySchema),
   answer: jsonAnswer(TemplatePreviewAnswerSchema, 'The counts, and the first sensors by store and sensor.'),
   errors: [groupNotFound],
+  references: { storegroup_id: 'storegroup' },
 });
 
 export const applySettingsTemplate = defineCall('applySettingsTemplate', 'POST /on-reco/v1/settings_template/apply', {
@@ -62,6 +63,7 @@ export const applySettingsTemplate = defineCall('applySettingsTemplate', 'POST /
   input: body(TemplateApplySchema),
   answer: jsonAnswer(TemplateApplyAnswerSchema, 'How many stores and sensors changed.'),
   errors: [groupNotFound],
+  references: { storegroup_id: 'storegroup' },
 });
 
 export const listSettingsDivergences = defineCall('listSettingsDivergences', 'GET /on-reco/v1/settings_template/divergence', {
@@ -70,4 +72,5 @@ export const listSettingsDivergences = defineCall('listSettingsDivergences', 'GE
   input: query(TemplateDivergenceQuerySchema),
   answer: jsonAnswer(TemplateDivergenceAnswerSchema, 'The count, and the first sensors by store and sensor.'),
   errors: [{ status: 404, error: 'not_found', when: 'the store group has no store the caller sees' }],
+  references: { storegroup_id: 'storegroup' },
 });
