@@ -28,6 +28,7 @@ import * as alertSimulatedTemperature from './2026-11-28-60-alert-simulated-temp
 import * as bucketsWithoutTriggers from './2026-11-28-81-buckets-without-triggers';
 import * as webhooks from './2026-11-28-85-webhooks';
 import * as gatewayReleases from './2026-11-28-90-gateway-releases';
+import * as settingsTemplates from './2026-11-28-92-settings-templates';
 import * as equipmentIndicators from './2026-11-28-93-equipment-indicators';
 import * as reportAppendix from './2026-11-28-96-report-appendix';
 
@@ -65,6 +66,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-81-buckets-without-triggers': bucketsWithoutTriggers,
   '2026-11-28-85-webhooks': webhooks,
   '2026-11-28-90-gateway-releases': gatewayReleases,
+  '2026-11-28-92-settings-templates': settingsTemplates,
   '2026-11-28-93-equipment-indicators': equipmentIndicators,
   '2026-11-28-96-report-appendix': reportAppendix,
 };

@@ -59,6 +59,7 @@ export const TABLES: Readonly<Record<string, TableDistribution>> = {
   diagrams: reference('chain-wide templates have no store (store_id null), and stores.diagram_id refers to it (a reference table may not refer to a distributed one)'),
   companies: reference('the chain\'s companies: stores and users refer to them'),
   storegroups: reference('store groups: stores refer to them'),
+  settings_templates: reference('one settings template per furniture kind (22 rows at most), joined with the sensors of any store when a template is applied or compared'),
   users: reference('the store tables refer to their writers (stopped_by, created_by, user_id); tens of thousands of rows, written by people'),
   usergroups: reference('user groups: store_usergroups and user_usergroups refer to them'),
   user_usergroups: reference('a user\'s groups, joined to store_usergroups to find the user\'s stores'),

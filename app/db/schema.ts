@@ -493,6 +493,7 @@ export interface Database {
   known_sign_in_addresses: KnownSignInAddressTable;
   sensor_settings_history: SensorSettingsHistoryTable;
   equipment_indicators: EquipmentIndicatorTable;
+  settings_templates: SettingsTemplateTable;
   heard_sensors: HeardSensorTable;
   haccp_signoffs: HaccpSignoffTable;
   gateway_health: GatewayHealthTable;
@@ -519,6 +520,21 @@ export interface KnownSignInAddressTable {
 }
 
 /** A sensor's settings while they were in force (effective_to null: in force now). */
+/** A furniture kind's settings template (issue 32, migration 2026-11-28-92); one per kind. */
+export interface SettingsTemplateTable {
+  template_id: Identity;
+  template_name: string;
+  icon_kind: number;
+  lower_limit: number | null;
+  upper_limit: number | null;
+  guard_time: number | null;
+  snoozing_time: number | null;
+  time_constant: number;
+  def_time: Json<DefrostRange[]>;
+  updated_at: Date;
+  updated_by: number | null;
+}
+
 export interface SensorSettingsHistoryTable {
   store_id: string;
   equipment_id: number;

@@ -47,6 +47,7 @@ export const AUDIT_KINDS = {
   storegroup: '店舗グループ',
   notice: 'お知らせ',
   report: 'レポート設定',
+  settings_template: '設定テンプレート',
 } as const satisfies Record<string, string>;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;
@@ -86,6 +87,10 @@ export const AUDIT_ACTION_LABELS = {
   'webhook_endpoint.delete': 'Webhook送信先の削除',
   'webhook_delivery.retry': 'Webhook送信の再送',
   'haccp_record.sign': 'HACCP記録の確認・署名',
+  'settings_template.create': '設定テンプレート登録',
+  'settings_template.update': '設定テンプレート変更',
+  'settings_template.delete': '設定テンプレート削除',
+  'settings_template.apply': '設定テンプレートの適用',
   'user.create': 'ユーザー登録',
   'user.update': 'ユーザー情報変更',
   'user.delete': 'ユーザー削除',

@@ -84,7 +84,61 @@ function readDate(value: unknown, ctx: z.RefinementCtx, field: string): string |
   return `${raw.slice(0, 4)}-${raw.slice(4, 6)}-${raw.slice(6, 8)}`;
 }
 
+/** The settings a sensor keeps over time (DESIGN.md "Settings over time"), as a save writes them. */
+export interface SettingsFields {
+  lower_limit: number | null;
+  upper_limit: number | null;
+  guard_time: number | null;
+  snoozing_time: number | null;
+  time_constant: number;
+  def_time: DefrostTime[];
+}
+
+/**
+ * The rules of the settings fields (limits, guard and snooze times, time constant, defrost
+ * ranges), once: the sensor save and the settings templates (issue 32) both read them here, so a
+ * template cannot hold what a sensor may not.
+ */
+export function readSettingsFields(
+  raw: { lower_limit?: unknown; upper_limit?: unknown; guard_time?: unknown; snoozing_time?: unknown; time_constant?: unknown; def_time?: readonly { start: string; end: string }[] },
+  ctx: z.RefinementCtx,
+): SettingsFields {
+  const lower = readLimit(raw.lower_limit, ctx, 'lower_limit');
+  const upper = readLimit(raw.upper_limit, ctx, 'upper_limit');
+  if (lower !== undefined && upper !== undefined) {
+    if ((lower === null) !== (upper === null)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [lower === null ? 'lower_limit' : 'upper_limit'], message: SENSOR_MESSAGES.limitsRange });
+    } else if (lower !== null && upper !== null) {
+      if (lower < LIMIT_MIN || lower > LIMIT_MAX) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['lower_limit'], message: SENSOR_MESSAGES.limitsRange });
+      else if (upper > LIMIT_MAX || upper < LIMIT_MIN) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['upper_limit'], message: SENSOR_MESSAGES.limitsRange });
+      else if (lower > upper) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['lower_limit'], message: SENSOR_MESSAGES.limitsRange });
+    }
+  }
+  const guard = readWhole(raw.guard_time, ctx, 'guard_time', GUARD_TIME_RANGE);
+  const snooze = readWhole(raw.snoozing_time, ctx, 'snoozing_time', SNOOZE_TIME_RANGE);
+  const constant = readWhole(raw.time_constant, ctx, 'time_constant', TIME_CONSTANT_RANGE);
+  const defTime = (raw.def_time ?? []).map((entry) => ({ start: entry.start.trim(), end: entry.end.trim() }));
+  const parsed = parseDefrostTimes(defTime);
+  let sortedDefrost: DefrostTime[] = [];
+  if (!parsed.ok) {
+    const message = parsed.error === 'format' ? SENSOR_MESSAGES.format : parsed.error === 'order' ? SENSOR_MESSAGES.defrostOrder : SENSOR_MESSAGES.defrostOverlap;
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['def_time', parsed.index], message });
+  } else {
+    sortedDefrost = parsed.ranges.map((range) => ({ start: minuteText(range.start), end: minuteText(range.end) }));
+  }
+  return {
+    lower_limit: lower ?? null,
+    upper_limit: upper ?? null,
+    guard_time: guard ?? null,
+    snoozing_time: snooze ?? null,
+    time_constant: constant ?? TIME_CONSTANT_DEFAULT,
+    def_time: sortedDefrost,
+  };
+}
+
 const DefrostEntrySchema = z.object({ start: dbText().max(5), end: dbText().max(5) });
+/** The defrost ranges' shape (their rules are readSettingsFields'). */
+export const DefTimeSchema = z.array(DefrostEntrySchema, { invalid_type_error: SENSOR_MESSAGES.format }).max(DEFROST_MAX, `${DEFROST_MAX}件まで`).optional();
 
 const SensorSaveRawSchema = z.object({
   store_id: dbText({ required_error: 'store_id is required' }).trim().min(1, 'store_id is required').max(20, 'store_id is at most 20 characters'),
@@ -102,7 +156,7 @@ const SensorSaveRawSchema = z.object({
   guard_time: z.unknown().optional(),
   snoozing_time: z.unknown().optional(),
   icon_kind: z.unknown().optional(),
-  def_time: z.array(DefrostEntrySchema, { invalid_type_error: SENSOR_MESSAGES.format }).max(DEFROST_MAX, `${DEFROST_MAX}件まで`).optional(),
+  def_time: DefTimeSchema,
   time_constant: z.unknown().optional(),
   disp_flg: z.unknown().optional(),
 });
@@ -147,20 +201,7 @@ export const SensorSaveSchema = SensorSaveRawSchema.transform((raw, ctx): Sensor
   const installation = readDate(raw.installation_datetime, ctx, 'installation_datetime');
   const removal = readDate(raw.removal_datetime, ctx, 'removal_datetime');
   const kind = blank(raw.measure_target_equipment_kind_id) ? null : readWhole(raw.measure_target_equipment_kind_id, ctx, 'measure_target_equipment_kind_id', { min: 1, max: 32_767 });
-  const lower = readLimit(raw.lower_limit, ctx, 'lower_limit');
-  const upper = readLimit(raw.upper_limit, ctx, 'upper_limit');
-  if (lower !== undefined && upper !== undefined) {
-    if ((lower === null) !== (upper === null)) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [lower === null ? 'lower_limit' : 'upper_limit'], message: SENSOR_MESSAGES.limitsRange });
-    } else if (lower !== null && upper !== null) {
-      if (lower < LIMIT_MIN || lower > LIMIT_MAX) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['lower_limit'], message: SENSOR_MESSAGES.limitsRange });
-      else if (upper > LIMIT_MAX || upper < LIMIT_MIN) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['upper_limit'], message: SENSOR_MESSAGES.limitsRange });
-      else if (lower > upper) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['lower_limit'], message: SENSOR_MESSAGES.limitsRange });
-    }
-  }
-  const guard = readWhole(raw.guard_time, ctx, 'guard_time', GUARD_TIME_RANGE);
-  const snooze = readWhole(raw.snoozing_time, ctx, 'snoozing_time', SNOOZE_TIME_RANGE);
-  const constant = readWhole(raw.time_constant, ctx, 'time_constant', TIME_CONSTANT_RANGE);
+  const settings = readSettingsFields(raw, ctx);
   let icon: number | undefined;
   if (blank(raw.icon_kind)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['icon_kind'], message: SENSOR_MESSAGES.choose });
   else {
@@ -173,15 +214,6 @@ export const SensorSaveSchema = SensorSaveRawSchema.transform((raw, ctx): Sensor
     if (flag === '0' || flag === '1') display = flag === '1' ? 1 : 0;
     else ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['disp_flg'], message: 'disp_flg is 0 or 1' });
   }
-  const defTime = (raw.def_time ?? []).map((entry) => ({ start: entry.start.trim(), end: entry.end.trim() }));
-  const parsed = parseDefrostTimes(defTime);
-  let sortedDefrost: DefrostTime[] = [];
-  if (!parsed.ok) {
-    const message = parsed.error === 'format' ? SENSOR_MESSAGES.format : parsed.error === 'order' ? SENSOR_MESSAGES.defrostOrder : SENSOR_MESSAGES.defrostOverlap;
-    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['def_time', parsed.index], message });
-  } else {
-    sortedDefrost = parsed.ranges.map((range) => ({ start: minuteText(range.start), end: minuteText(range.end) }));
-  }
   return {
     store_id: raw.store_id,
     equipment_id: equipmentId,
@@ -191,13 +223,8 @@ export const SensorSaveSchema = SensorSaveRawSchema.transform((raw, ctx): Sensor
     installation_datetime: installation ?? null,
     removal_datetime: removal ?? null,
     measure_target_equipment_kind_id: kind ?? null,
-    lower_limit: lower ?? null,
-    upper_limit: upper ?? null,
-    guard_time: guard ?? null,
-    snoozing_time: snooze ?? null,
+    ...settings,
     icon_kind: icon ?? 1,
-    def_time: sortedDefrost,
-    time_constant: constant ?? TIME_CONSTANT_DEFAULT,
     disp_flg: display,
   };
 });

@@ -52,6 +52,8 @@ export interface SweepWorld {
   /** A webhook endpoint for the delete example, and a dead delivery (to another endpoint) for the retry example. */
   webhookEndpointId: number;
   webhookDeliveryId: number;
+  /** A settings template (kind 3) for the template examples. */
+  settingsTemplateId: number;
   diagramId: number;
   /** An alert-stop schedule of the store (a day long past). */
   alertScheduleId: number;
@@ -138,7 +140,12 @@ export async function buildSweepWorld(db: Db): Promise<SweepWorld> {
     .values({ store_id: storeId, setting_no: settingNo, file_name: 'daily', state: 'done', content_type: 'text/csv; charset=utf-8', content: Buffer.from('\uFEFF日時\r\n'), ...period })
     .returning('history_no')
     .executeTakeFirstOrThrow();
-  return { adminLogin, adminToken, gatewayToken, storeId, gatewayInfo: `GW-${storeId}`, pin, userId, usergroupId, storeUsergroupId, equipmentId, readingAt, alertId, alertHistoryId: Number(alertHistoryId), escalationPolicyId, webhookEndpointId, webhookDeliveryId: Number(webhookDeliveryId), diagramId: diagram.diagram_id, alertScheduleId: schedule.schedule_id, settingNo, historyNo };
+  const { template_id: settingsTemplateId } = await db
+    .insertInto('settings_templates')
+    .values({ template_name: 'チルド1 標準', icon_kind: 3, lower_limit: 1, upper_limit: 9, guard_time: 20, snoozing_time: 60, time_constant: 100, def_time: '[]', updated_at: new Date(), updated_by: null })
+    .returning('template_id')
+    .executeTakeFirstOrThrow();
+  return { settingsTemplateId, adminLogin, adminToken, gatewayToken, storeId, gatewayInfo: `GW-${storeId}`, pin, userId, usergroupId, storeUsergroupId, equipmentId, readingAt, alertId, alertHistoryId: Number(alertHistoryId), escalationPolicyId, webhookEndpointId, webhookDeliveryId: Number(webhookDeliveryId), diagramId: diagram.diagram_id, alertScheduleId: schedule.schedule_id, settingNo, historyNo };
 }
 
 type Example = Record<string, unknown>;
@@ -218,6 +225,11 @@ export function validExamples(w: SweepWorld): Readonly<Record<string, Example>> 
     deleteWebhookEndpoint: { endpoint_id: w.webhookEndpointId },
     listWebhookDeliveries: { state: 'dead', limit: 50 },
     retryWebhookDelivery: { delivery_id: w.webhookDeliveryId },
+    saveSettingsTemplate: { template_id: w.settingsTemplateId, template_name: 'チルド1 標準', icon_kind: 3, lower_limit: 2, upper_limit: 8, guard_time: 30, snoozing_time: 120, time_constant: 50, def_time: [{ start: '02:00', end: '02:30' }] },
+    deleteSettingsTemplate: { template_id: w.settingsTemplateId },
+    previewSettingsTemplate: { template_id: w.settingsTemplateId, storegroup_id: 'G01' },
+    applySettingsTemplate: { template_id: w.settingsTemplateId, storegroup_id: 'G01' },
+    listSettingsDivergences: { storegroup_id: 'G01' },
     acknowledgeAlert: { store_id: w.storeId, alert_history_id: w.alertHistoryId, corrective_action: '扉の閉め忘れを直した', note: '確認済み' },
     postReadings: { readings: [{ serial_no: SERIAL, measured_at: toCompactDateTime(new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000)), temperature: 14.5, error: false, battery: 80, receive_sensitivity: -70 }], buffer_overflow: false },
     listAudit: { from: toCompactDate(dayAgo), to: toCompactDate(today), user_id: w.userId, store_id: w.storeId, kind: 'store', page_no: 1, page_count: 20 },

@@ -14,6 +14,7 @@ import * as openapi from './openapi';
 import * as reports from './reports';
 import * as sensors from './sensors';
 import * as sensorSettings from './sensor-settings';
+import * as settingsTemplates from './settings-templates';
 import * as stores from './stores';
 import * as users from './users';
 import * as webhooks from './webhooks';
@@ -22,7 +23,7 @@ import * as webhooks from './webhooks';
 // Importable without server code: the CLI's client and the tests read it as plain data.
 
 export * from './call';
-export { alerts, alertSchedules, audit, auth, diagrams, escalation, gateway, haccp, lookups, masters, notices, openapi, reports, sensors, sensorSettings, stores, users, webhooks };
+export { alerts, alertSchedules, audit, auth, diagrams, escalation, gateway, haccp, lookups, masters, notices, openapi, reports, sensors, sensorSettings, settingsTemplates, stores, users, webhooks };
 
 const isCall = (value: unknown): value is ApiCall => typeof value === 'object' && value !== null && 'id' in value && 'path' in value && 'access' in value;
 
@@ -46,7 +47,7 @@ export function registryOf(areas: Readonly<Record<string, Readonly<Record<string
 }
 
 /** The declared calls of each area. */
-export const API_AREAS: Readonly<Record<string, readonly ApiCall[]>> = registryOf({ auth, lookups, notices, stores, users, masters, sensors, sensorSettings, alerts, alertSchedules, reports, haccp, diagrams, gateway, openapi, audit, escalation, webhooks });
+export const API_AREAS: Readonly<Record<string, readonly ApiCall[]>> = registryOf({ auth, lookups, notices, stores, users, masters, sensors, sensorSettings, alerts, alertSchedules, reports, haccp, diagrams, gateway, openapi, audit, escalation, webhooks, settingsTemplates });
 
 /** Every declared call. */
 export const API_CALLS: readonly ApiCall[] = Object.values(API_AREAS).flat();
