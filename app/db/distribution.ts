@@ -113,6 +113,8 @@ export const CHAIN_WIDE_QUERIES: Readonly<Record<string, string>> = {
   'models/measurements.server.ts#deleteCommentsBefore': 'retention removes the comments of every store older than the period',
   'models/equipment-indicators.server.ts#storesWithSensors': 'the nightly equipment indicators job lists the stores it then reads one by one (decision 298)',
   'models/chain-overview.server.ts#getChainOverview': 'the chain overview counts the stores a viewer may see across the chain (by status, alert, region, group and furniture kind; decision 292)',
+  'models/settings-templates.server.ts#listDifferences': 'a settings template is previewed and compared over the sensors of a store group, whose stores sit on every shard',
+  'models/settings-templates.server.ts#applyTemplate': 'a settings template is applied to the sensors of a store group in one statement (one transaction across its shards)',
   // The /on-reco API names a sensor by its equipment_id, and a report file by its history_no,
   // without the store (the specification's API): the first query finds the store, one index
   // probe per shard on Citus; the queries after it carry store_id.

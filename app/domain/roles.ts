@@ -43,7 +43,7 @@ export const PERMISSIONS = {
   storeImport: ['administrator'],
   /** Ours (decision 292): the chain at a glance, for the roles that watch many stores; a store user watches their store. */
   chainOverview: ['administrator', 'maintenance', 'caseManager', 'areaManager'],
-  /** Ours (decision 296): settings templates are chain-wide, so only administrators write them; applying one is storeSettings on one's own stores. */
+  /** Ours (decision 295): settings templates are chain-wide, so only administrators write them; applying one is storeSettings on one's own stores. */
   settingsTemplates: ['administrator'],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { DefrostTime } from './defrost';
 import { FURNITURE_KIND_COUNT } from './furniture-kinds';
-import { dbText, INT4_MAX, nameText } from './input-schemas';
+import { bodyNumber, dbText, INT4_MAX, nameText } from './input-schemas';
 import { DEFROST_MAX, DefTimeSchema, readSettingsFields, SENSOR_MESSAGES, type SettingsFields } from './sensor-settings';
 
-// Settings templates (issue 32, decisions 295–297): per furniture kind (icon_kind) the settings a
+// Settings templates (issue 32, decision 295): per furniture kind (icon_kind) the settings a
 // sensor keeps over time, applied to the sensors of that kind in a store group. The fields' rules
 // are the sensor save's (readSettingsFields), so a template holds only what a sensor may.
 
@@ -41,7 +41,7 @@ export interface SettingsTemplate extends SettingsFields {
 const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 const TemplateRawSchema = z.object({
-  template_id: z.preprocess((value) => (blank(value) ? undefined : value), z.coerce.number({ invalid_type_error: SENSOR_MESSAGES.number }).int().positive().max(INT4_MAX).optional()),
+  template_id: z.preprocess((value) => (blank(value) ? undefined : value), bodyNumber(z.coerce.number({ invalid_type_error: SENSOR_MESSAGES.number }).int().positive().max(INT4_MAX)).optional()),
   template_name: nameText({ required_error: SENSOR_MESSAGES.required, invalid_type_error: SENSOR_MESSAGES.required }).max(1000, `${TEMPLATE_NAME_MAX}文字以内で入力してください`),
   icon_kind: z.unknown().optional(),
   lower_limit: z.unknown().optional(),
@@ -83,7 +83,7 @@ export const TemplateSaveDocumentedSchema = z.object({
   def_time: z.array(z.object({ start: z.string(), end: z.string() })).optional(),
 });
 
-const idField = z.coerce.number({ invalid_type_error: 'template_id is a number' }).int().positive().max(INT4_MAX);
+const idField = bodyNumber(z.coerce.number({ invalid_type_error: 'template_id is a number' }).int().positive().max(INT4_MAX));
 const groupField = dbText({ required_error: 'storegroup_id is required' }).trim().min(1, 'storegroup_id is required').max(20, 'storegroup_id is at most 20 characters');
 
 export const TemplateDeleteSchema = z.object({ template_id: idField });

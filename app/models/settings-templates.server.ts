@@ -4,7 +4,7 @@ import { changedFields, type SensorDifference, type SettingsTemplate, type Setti
 import { storeVisibleTo } from './stores.server';
 import type { Viewer } from './users.server';
 
-// Settings templates (issue 32, decisions 295–297): the templates, and the sensors of a store
+// Settings templates (issue 32, decision 295): the templates, and the sensors of a store
 // group whose settings differ from their kind's template, read and written set-based (one
 // statement whatever the number of sensors). Only the stores the viewer sees are ever touched.
 
@@ -187,7 +187,9 @@ export async function applyTemplate(trx: Db, viewer: Viewer, templateId: number,
     ), opened as (
       insert into sensor_settings_history (store_id, equipment_id, effective_from, effective_to, lower_limit, upper_limit, guard_time, snoozing_time, time_constant, def_time)
       select g.store_id, g.equipment_id, ${now}, null, t.lower_limit, t.upper_limit, t.guard_time, t.snoozing_time, t.time_constant, t.def_time
-      from targets g, settings_templates t
+      -- Reading closed's count makes it run first: the CTEs of one statement run in no set order,
+      -- and a period opened before the old one is closed breaks the one-open-period index.
+      from targets g, settings_templates t, (select count(*) from closed) as after_closed
       where t.template_id = ${templateId}
       returning equipment_id
     )

@@ -4,7 +4,7 @@ import { audit } from '~/models/audit.server';
 import { applyTemplate, deleteTemplate, getTemplate, insertTemplate, storegroupSeenBy, templateOfKind, updateTemplate } from '~/models/settings-templates.server';
 import type { Viewer } from '~/models/users.server';
 
-// Settings templates (issue 32, decisions 295–297): each write in one transaction with its audit
+// Settings templates (issue 32, decision 295): each write in one transaction with its audit
 // row. Applying writes the sensors, their settings history and one audit row for the whole group.
 
 export type TemplateWriteFailure = { reason: 'not_found'; description: string } | { reason: 'invalid'; fields: Record<string, string> };

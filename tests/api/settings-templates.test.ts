@@ -8,7 +8,7 @@ import { bleAddress, countRows, createSensor, createStore, createUser, TEST_PASS
 import { resetDb, testDb } from '../support/db';
 import { call, get, postJson, tokenFor } from '../support/requests';
 
-// Settings templates (issue 32, decisions 295–297): preview, apply in one audited step with the
+// Settings templates (issue 32, decision 295): preview, apply in one audited step with the
 // settings history, the report's limits in force, divergences, access and bad input.
 
 const db = testDb();

@@ -54,6 +54,7 @@ export interface SweepWorld {
   webhookDeliveryId: number;
   /** A settings template (kind 3) for the template examples. */
   settingsTemplateId: number;
+  deletableTemplateId: number;
   diagramId: number;
   /** An alert-stop schedule of the store (a day long past). */
   alertScheduleId: number;
@@ -145,7 +146,14 @@ export async function buildSweepWorld(db: Db): Promise<SweepWorld> {
     .values({ template_name: 'チルド1 標準', icon_kind: 3, lower_limit: 1, upper_limit: 9, guard_time: 20, snoozing_time: 60, time_constant: 100, def_time: '[]', updated_at: new Date(), updated_by: null })
     .returning('template_id')
     .executeTakeFirstOrThrow();
-  return { settingsTemplateId, adminLogin, adminToken, gatewayToken, storeId, gatewayInfo: `GW-${storeId}`, pin, userId, usergroupId, storeUsergroupId, equipmentId, readingAt, alertId, alertHistoryId: Number(alertHistoryId), escalationPolicyId, webhookEndpointId, webhookDeliveryId: Number(webhookDeliveryId), diagramId: diagram.diagram_id, alertScheduleId: schedule.schedule_id, settingNo, historyNo };
+  // The delete example takes a template of its own: the valid examples run in one world, and the
+  // preview and apply examples need theirs after it.
+  const { template_id: deletableTemplateId } = await db
+    .insertInto('settings_templates')
+    .values({ template_name: '冷凍 標準', icon_kind: 4, lower_limit: -25, upper_limit: -15, guard_time: 20, snoozing_time: 60, time_constant: 100, def_time: '[]', updated_at: new Date(), updated_by: null })
+    .returning('template_id')
+    .executeTakeFirstOrThrow();
+  return { settingsTemplateId, deletableTemplateId, adminLogin, adminToken, gatewayToken, storeId, gatewayInfo: `GW-${storeId}`, pin, userId, usergroupId, storeUsergroupId, equipmentId, readingAt, alertId, alertHistoryId: Number(alertHistoryId), escalationPolicyId, webhookEndpointId, webhookDeliveryId: Number(webhookDeliveryId), diagramId: diagram.diagram_id, alertScheduleId: schedule.schedule_id, settingNo, historyNo };
 }
 
 type Example = Record<string, unknown>;
@@ -226,7 +234,7 @@ export function validExamples(w: SweepWorld): Readonly<Record<string, Example>> 
     listWebhookDeliveries: { state: 'dead', limit: 50 },
     retryWebhookDelivery: { delivery_id: w.webhookDeliveryId },
     saveSettingsTemplate: { template_id: w.settingsTemplateId, template_name: 'チルド1 標準', icon_kind: 3, lower_limit: 2, upper_limit: 8, guard_time: 30, snoozing_time: 120, time_constant: 50, def_time: [{ start: '02:00', end: '02:30' }] },
-    deleteSettingsTemplate: { template_id: w.settingsTemplateId },
+    deleteSettingsTemplate: { template_id: w.deletableTemplateId },
     previewSettingsTemplate: { template_id: w.settingsTemplateId, storegroup_id: 'G01' },
     applySettingsTemplate: { template_id: w.settingsTemplateId, storegroup_id: 'G01' },
     listSettingsDivergences: { storegroup_id: 'G01' },

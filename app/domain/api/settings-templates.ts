@@ -13,7 +13,7 @@ import {
 } from '../settings-templates';
 import { body, defineCall, jsonAnswer, query } from './call';
 
-// Settings templates (issue 32, decisions 295–297): one per furniture kind, written by
+// Settings templates (issue 32, decision 295): one per furniture kind, written by
 // administrators; applied by anyone with storeSettings to the stores of a group they see (a
 // manager's own stores of it; the others are left as they are). A group without a store the
 // caller sees "does not exist" (404).

@@ -4,7 +4,7 @@ import { apiError } from '~/http/access.server';
 import { apiAction, apiActions, apiNotAllowed } from '~/http/api-route.server';
 import { applyTemplateToGroup } from '~/services/settings-templates.server';
 
-// POST /v1/settings_template/apply: the template to a store group, in one audited step (decision 297).
+// POST /v1/settings_template/apply: the template to a store group, in one audited step (decision 295).
 export const loader = apiNotAllowed(applyCall.path);
 
 export const action = apiActions(

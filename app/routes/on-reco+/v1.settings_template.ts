@@ -6,7 +6,7 @@ import { apiAction, apiActions, apiLoader } from '~/http/api-route.server';
 import { getTemplate, listTemplates } from '~/models/settings-templates.server';
 import { removeTemplate, saveTemplate } from '~/services/settings-templates.server';
 
-// /v1/settings_template: the settings templates (issue 32, decision 296).
+// /v1/settings_template: the settings templates (issue 32, decision 295).
 
 export const loader = apiLoader(listCall, async ({ db }) => ({ templates: await listTemplates(db) }));
 

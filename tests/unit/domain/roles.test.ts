@@ -12,11 +12,11 @@ describe('roles (000 §6 / 001 §6)', () => {
 
   it('gives each role the menus of the role table', () => {
     const table = {
-      1: { systemMenu: true, masterMenu: true, createNotice: true, storeSettings: true, storeManagement: true, editDiagram: true, auditLog: true, gatewayList: true, storeImport: true, gatewayReleases: true, chainOverview: true },
-      10: { systemMenu: false, masterMenu: false, createNotice: false, storeSettings: true, storeManagement: true, editDiagram: true, auditLog: false, gatewayList: true, storeImport: false, gatewayReleases: false, chainOverview: true },
-      20: { systemMenu: false, masterMenu: true, createNotice: false, storeSettings: true, storeManagement: false, editDiagram: true, auditLog: false, gatewayList: false, storeImport: false, gatewayReleases: false, chainOverview: true },
-      30: { systemMenu: false, masterMenu: true, createNotice: false, storeSettings: true, storeManagement: false, editDiagram: true, auditLog: false, gatewayList: false, storeImport: false, gatewayReleases: false, chainOverview: true },
-      101: { systemMenu: false, masterMenu: false, createNotice: false, storeSettings: false, storeManagement: false, editDiagram: false, auditLog: false, gatewayList: false, storeImport: false, gatewayReleases: false, chainOverview: false },
+      1: { systemMenu: true, masterMenu: true, createNotice: true, storeSettings: true, storeManagement: true, editDiagram: true, auditLog: true, gatewayList: true, storeImport: true, gatewayReleases: true, chainOverview: true, settingsTemplates: true },
+      10: { systemMenu: false, masterMenu: false, createNotice: false, storeSettings: true, storeManagement: true, editDiagram: true, auditLog: false, gatewayList: true, storeImport: false, gatewayReleases: false, chainOverview: true, settingsTemplates: false },
+      20: { systemMenu: false, masterMenu: true, createNotice: false, storeSettings: true, storeManagement: false, editDiagram: true, auditLog: false, gatewayList: false, storeImport: false, gatewayReleases: false, chainOverview: true, settingsTemplates: false },
+      30: { systemMenu: false, masterMenu: true, createNotice: false, storeSettings: true, storeManagement: false, editDiagram: true, auditLog: false, gatewayList: false, storeImport: false, gatewayReleases: false, chainOverview: true, settingsTemplates: false },
+      101: { systemMenu: false, masterMenu: false, createNotice: false, storeSettings: false, storeManagement: false, editDiagram: false, auditLog: false, gatewayList: false, storeImport: false, gatewayReleases: false, chainOverview: false, settingsTemplates: false },
     };
     for (const [authority, expected] of Object.entries(table)) expect(menuPermissions(Number(authority))).toEqual(expected);
   });
