@@ -36,8 +36,10 @@ export const JOBS: readonly Job[] = [
  */
 export const WORKER_LANES = {
   all: JOBS,
-  alerts: JOBS.filter((job) => job !== reportJobsJob),
-  reports: [reportJobsJob],
+  // The night's batch reads (reports, the equipment indicators over every sensor's day) run in
+  // the reports lane, so a long one never delays an alert's evaluation or its mail.
+  alerts: JOBS.filter((job) => job !== reportJobsJob && job !== equipmentIndicatorsJob),
+  reports: [reportJobsJob, equipmentIndicatorsJob],
 } as const satisfies Record<string, readonly Job[]>;
 
 export type WorkerLane = keyof typeof WORKER_LANES;

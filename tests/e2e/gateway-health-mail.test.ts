@@ -39,7 +39,9 @@ describe('gateway buffer alarm mail', () => {
   it('mails the buffer-past-80 % alert before any reading is dropped, then the loss with its count', async () => {
     await db.deleteFrom('stores').where('store_id', '=', 'GWHM1').execute();
     await createStore(db, 'GWHM1', { store_name: 'バッファ試験店' });
-    await createUser(db, 'health-mail', 30, { storeIds: ['GWHM1'], mail: 'health-mail@example.com' });
+    // Its own user each attempt: a retry must not meet the first attempt's login.
+    const login = `health-mail-${Date.now().toString(36)}`;
+    await createUser(db, login, 30, { storeIds: ['GWHM1'], mail: `${login}@example.com` });
     const token = await pairOverApi(base, 'GWHM1', await issuePin(db, 'GWHM1', '818181'));
     const dir = mkdtempSync(path.join(tmpdir(), 'onreco-health-mail-'));
     const dataDir = new DataDir(dir);
@@ -57,7 +59,7 @@ describe('gateway buffer alarm mail', () => {
       checkMs: 3_600_000,
     });
     const worker = startWorker({ DATABASE_URL: inject('databaseUrl'), SMTP_URL: smtp.url, ONRECO_PUBLIC_URL: base }, 'alerts');
-    const mine = () => smtp.received.filter((mail) => mail.to.includes('health-mail@example.com'));
+    const mine = () => smtp.received.filter((mail) => mail.to.includes(`${login}@example.com`));
     let minute = Date.parse('2026-11-24T00:00:00Z');
     const fill = (count: number) => {
       const readings: Reading[] = Array.from({ length: count }, () => {
