@@ -99,6 +99,9 @@ function differingSensors(db: Db, viewer: Viewer, storegroupId: string, now: Dat
   return query;
 }
 
+/** A sensor's settings as a template holds them: what a preview compares and an apply replaces. */
+const SENSOR_SETTINGS_COLUMNS = ['s.lower_limit', 's.upper_limit', 's.guard_time', 's.snoozing_time', 's.time_constant', 's.def_time'] as const;
+
 /** How many sensors and stores differ, and the first `limit` of them with their values and the template's. */
 export async function listDifferences(
   db: Db,
@@ -119,12 +122,7 @@ export async function listDifferences(
       's.equipment_name',
       's.icon_kind',
       't.template_id',
-      's.lower_limit',
-      's.upper_limit',
-      's.guard_time',
-      's.snoozing_time',
-      's.time_constant',
-      's.def_time',
+      ...SENSOR_SETTINGS_COLUMNS,
       't.lower_limit as t_lower_limit',
       't.upper_limit as t_upper_limit',
       't.guard_time as t_guard_time',
@@ -156,12 +154,7 @@ export async function applyTemplate(trx: Db, viewer: Viewer, templateId: number,
     's.store_id',
     's.equipment_id',
     's.created_at',
-    's.lower_limit',
-    's.upper_limit',
-    's.guard_time',
-    's.snoozing_time',
-    's.time_constant',
-    's.def_time',
+    ...SENSOR_SETTINGS_COLUMNS,
   ]);
   const { rows } = await sql<{ sensors: number; stores: number; store_ids: string[] | null }>`
     with targets as (${targets}),
