@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '~/db/db.server';
 import { type AlertStopSchedule, isAlertStopDay } from '~/domain/alert-stop-schedule';
 import { storeVisibleTo, visibleStoreExists } from './stores.server';
@@ -6,19 +7,30 @@ import type { Viewer } from './users.server';
 // The store's alert-stop schedules (alert_schedules and their times), as the engine reads them.
 
 export async function loadAlertStopSchedules(db: Db, storeId: string): Promise<AlertStopSchedule[]> {
+  return (await loadStoresAlertStopSchedules(db, [storeId])).get(storeId) ?? [];
+}
+
+/** loadAlertStopSchedules for many stores in one statement, by store (a store without schedules is left out). */
+export async function loadStoresAlertStopSchedules(db: Db, storeIds: readonly string[]): Promise<Map<string, AlertStopSchedule[]>> {
+  if (storeIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('alert_schedules as a')
     .leftJoin('alert_schedule_times as t', (join) => join.onRef('t.store_id', '=', 'a.store_id').onRef('t.schedule_id', '=', 'a.schedule_id'))
     .select([
-      'a.schedule_id', 'a.schedule_type', 'a.term_type', 'a.start_date', 'a.end_date', 'a.time_target_type',
+      'a.store_id', 'a.schedule_id', 'a.schedule_type', 'a.term_type', 'a.start_date', 'a.end_date', 'a.time_target_type',
       'a.sun_flg', 'a.mon_flg', 'a.tue_flg', 'a.wed_flg', 'a.thu_flg', 'a.fri_flg', 'a.sat_flg',
       't.equipment_id', 't.start_minute', 't.end_minute',
     ])
-    .where('a.store_id', '=', storeId)
+    .where('a.store_id', '=', sql<string>`any(${storeIds}::text[])`)
     .execute();
-  return groupSchedules(rows).map((entry) => entry.schedule);
+  const rowsOf = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const list = rowsOf.get(row.store_id);
+    if (list) list.push(row);
+    else rowsOf.set(row.store_id, [row]);
+  }
+  return new Map([...rowsOf].map(([storeId, storeRows]) => [storeId, groupSchedules(storeRows).map((entry) => entry.schedule)]));
 }
-
 
 /**
  * The days (YYYYMMDD) of a month on which one of the store's alert-stop schedules is in force

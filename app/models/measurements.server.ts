@@ -186,30 +186,54 @@ export interface NewMeasurement {
  * (addToBuckets, once for a whole ingest batch: docs/decisions/283).
  */
 export async function insertMeasurements(trx: Db, storeId: string, rows: readonly NewMeasurement[], receivedAt: Date): Promise<readonly NewMeasurement[]> {
-  if (rows.length === 0) return [];
-  const columns = arrayLiterals(rows);
+  const [stored] = await insertStoresMeasurements(trx, [{ storeId, rows, receivedAt }]);
+  return stored;
+}
+
+/** A part of an ingest batch: one post's readings for its store. */
+export interface MeasurementsOfStore {
+  storeId: string;
+  rows: readonly NewMeasurement[];
+  receivedAt: Date;
+}
+
+/**
+ * insertMeasurements for many posts in one statement (the ingest writer's batch); the answer has
+ * each part's new measurements, in the parts' order. A repeat in a later part of the same store
+ * is skipped as a repeat within one part is.
+ */
+export async function insertStoresMeasurements(trx: Db, parts: readonly MeasurementsOfStore[]): Promise<(readonly NewMeasurement[])[]> {
+  const all = parts.flatMap((part) => part.rows);
+  if (all.length === 0) return parts.map(() => []);
+  const columns = arrayLiterals(all);
+  const partOfRow = `{${parts.flatMap((part, index) => part.rows.map(() => index + 1)).join(',')}}`;
   const { rows: answer } = await sql<{ skipped: number[] }>`
     with r as (
-      select * from unnest(${columns.equipmentIds}::int[], ${columns.epochSeconds}::float8[], ${columns.temperatures}::real[],
+      -- the store and arrival of each row by subscript, not a join: r stays in the batch's order
+      select (${parts.map((part) => part.storeId)}::text[])[r.part] as store_id, (${parts.map((part) => part.receivedAt.toISOString())}::timestamptz[])[r.part] as received_at, r.*
+        from unnest(${partOfRow}::int[], ${columns.equipmentIds}::int[], ${columns.epochSeconds}::float8[], ${columns.temperatures}::real[],
         ${columns.errors}::boolean[], ${columns.batteries}::smallint[], ${columns.sensitivities}::smallint[])
-        with ordinality as r(equipment_id, epoch, temperature, error, battery, receive_sensitivity, position)
+        with ordinality as r(part, equipment_id, epoch, temperature, error, battery, receive_sensitivity, position)
     ), stored as (
       insert into measurements (store_id, equipment_id, measured_at, temperature, error, battery, receive_sensitivity, received_at)
-      select ${storeId}, equipment_id, to_timestamp(epoch), temperature, error, battery, receive_sensitivity, ${receivedAt}::timestamptz from r
+      select store_id, equipment_id, to_timestamp(epoch), temperature, error, battery, receive_sensitivity, received_at from r
       on conflict do nothing
-      returning equipment_id, measured_at
+      returning store_id, equipment_id, measured_at
     )
-    select case when (select count(*) from stored) = ${rows.length} then '{}'::int[] else array(
+    select case when (select count(*) from stored) = ${all.length} then '{}'::int[] else array(
       select position from r
       except
       -- the first of a repeat in the batch is the one inserted (r is read in order)
-      select min(position) from r join stored s on s.equipment_id = r.equipment_id and s.measured_at = to_timestamp(r.epoch)
-      group by r.equipment_id, r.epoch
+      select min(position) from r join stored s on s.store_id = r.store_id and s.equipment_id = r.equipment_id and s.measured_at = to_timestamp(r.epoch)
+      group by r.store_id, r.equipment_id, r.epoch
     ) end as skipped`.execute(trx);
-  const skipped = answer[0].skipped;
-  if (skipped.length === 0) return rows;
-  const gone = new Set(skipped.map((position) => position - 1));
-  return rows.filter((_, index) => !gone.has(index));
+  const gone = new Set(answer[0].skipped.map((position) => position - 1));
+  let offset = 0;
+  return parts.map((part) => {
+    const start = offset;
+    offset += part.rows.length;
+    return gone.size === 0 ? part.rows : part.rows.filter((_, index) => !gone.has(start + index));
+  });
 }
 
 /** PostgreSQL array literals of the batch's columns (numbers and booleans only: nothing to quote); times as epoch seconds. */

@@ -16,30 +16,42 @@ export interface SensorUnderEvaluation {
 
 /** The store's sensors with their settings in force and their engine state (a never-evaluated sensor starts empty). */
 export async function loadSensorsForEvaluation(trx: Db, storeId: string, noCommunicationMinutes: number): Promise<SensorUnderEvaluation[]> {
+  return (await loadStoresSensorsForEvaluation(trx, [storeId], noCommunicationMinutes)).get(storeId) ?? [];
+}
+
+/** loadSensorsForEvaluation for many stores in one statement, by store. */
+export async function loadStoresSensorsForEvaluation(trx: Db, storeIds: readonly string[], noCommunicationMinutes: number): Promise<Map<string, SensorUnderEvaluation[]>> {
+  const byStore = new Map<string, SensorUnderEvaluation[]>();
+  if (storeIds.length === 0) return byStore;
   const rows = await trx
     .selectFrom('sensors as s')
     .leftJoin('sensor_states as ss', (join) => join.onRef('ss.store_id', '=', 's.store_id').onRef('ss.equipment_id', '=', 's.equipment_id'))
-    .select(['s.equipment_id', 's.equipment_name', 's.serial_no', 's.lower_limit', 's.upper_limit', 's.guard_time', 's.snoozing_time', 's.time_constant', 's.def_time', 'ss.engine_state'])
-    .where('s.store_id', '=', storeId)
+    .select(['s.store_id', 's.equipment_id', 's.equipment_name', 's.serial_no', 's.lower_limit', 's.upper_limit', 's.guard_time', 's.snoozing_time', 's.time_constant', 's.def_time', 'ss.engine_state'])
+    .where('s.store_id', '=', sql<string>`any(${storeIds}::text[])`)
     .execute();
-  return rows.map((row) => ({
-    equipmentId: row.equipment_id,
-    equipmentName: row.equipment_name,
-    serialNo: row.serial_no,
-    settings: {
+  for (const row of rows) {
+    const sensor: SensorUnderEvaluation = {
       equipmentId: row.equipment_id,
-      lowerLimit: row.lower_limit,
-      upperLimit: row.upper_limit,
-      guardTime: row.guard_time,
-      snoozingTime: row.snoozing_time,
-      timeConstant: row.time_constant,
-      defrostRanges: defrostRangesOf(row.def_time),
-      noCommunicationMinutes,
-    },
-    state: SensorAlertStateSchema.parse(row.engine_state ?? {}),
-  }));
+      equipmentName: row.equipment_name,
+      serialNo: row.serial_no,
+      settings: {
+        equipmentId: row.equipment_id,
+        lowerLimit: row.lower_limit,
+        upperLimit: row.upper_limit,
+        guardTime: row.guard_time,
+        snoozingTime: row.snoozing_time,
+        timeConstant: row.time_constant,
+        defrostRanges: defrostRangesOf(row.def_time),
+        noCommunicationMinutes,
+      },
+      state: SensorAlertStateSchema.parse(row.engine_state ?? {}),
+    };
+    const sensors = byStore.get(row.store_id);
+    if (sensors) sensors.push(sensor);
+    else byStore.set(row.store_id, [sensor]);
+  }
+  return byStore;
 }
-
 
 /** Locks the sensor's state row (take the store lock first); undefined when the sensor has never been evaluated. */
 export async function lockSensorState(trx: Db, storeId: string, equipmentId: number): Promise<SensorAlertState | undefined> {
@@ -73,27 +85,36 @@ export interface SensorStateChange {
  * latest reading when it is newer than the stored one, in one statement.
  */
 export async function saveSensorStates(trx: Db, storeId: string, changes: readonly SensorStateChange[], now: Date): Promise<void> {
-  if (changes.length === 0) return;
-  const records = changes.map(({ equipmentId, state, latest }) => {
-    const summary = sensorAlertSummary(state);
-    return {
-      equipment_id: equipmentId,
-      engine_state: state,
-      status: summary.status,
-      alert_codes: summary.openCodes,
-      last_measured_at: latest?.measuredAt.toISOString() ?? null,
-      last_temperature: latest?.temperature ?? null,
-      last_error: latest?.error ?? false,
-      last_battery: latest?.battery ?? null,
-      last_receive_sensitivity: latest?.receiveSensitivity ?? null,
-    };
-  });
+  await saveStoresSensorStates(trx, [{ storeId, changes, now }]);
+}
+
+/** saveSensorStates for many stores in one statement (the ingest writer's batch); `now` is each store's updated_at. */
+export async function saveStoresSensorStates(trx: Db, stores: readonly { storeId: string; changes: readonly SensorStateChange[]; now: Date }[]): Promise<void> {
+  const records = stores.flatMap(({ storeId, changes, now }) =>
+    changes.map(({ equipmentId, state, latest }) => {
+      const summary = sensorAlertSummary(state);
+      return {
+        store_id: storeId,
+        equipment_id: equipmentId,
+        engine_state: state,
+        status: summary.status,
+        alert_codes: summary.openCodes,
+        last_measured_at: latest?.measuredAt.toISOString() ?? null,
+        last_temperature: latest?.temperature ?? null,
+        last_error: latest?.error ?? false,
+        last_battery: latest?.battery ?? null,
+        last_receive_sensitivity: latest?.receiveSensitivity ?? null,
+        updated_at: now.toISOString(),
+      };
+    }),
+  );
+  if (records.length === 0) return;
   await sql`
     insert into sensor_states as ss (store_id, equipment_id, engine_state, status, alert_codes, last_measured_at, last_temperature, last_error, last_battery, last_receive_sensitivity, updated_at)
-    select ${storeId}, r.equipment_id, r.engine_state, r.status, r.alert_codes, r.last_measured_at, r.last_temperature, r.last_error, r.last_battery, r.last_receive_sensitivity, ${now}
+    select r.store_id, r.equipment_id, r.engine_state, r.status, r.alert_codes, r.last_measured_at, r.last_temperature, r.last_error, r.last_battery, r.last_receive_sensitivity, r.updated_at
     from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(
-      equipment_id int, engine_state jsonb, status smallint, alert_codes varchar(10)[], last_measured_at timestamptz,
-      last_temperature real, last_error boolean, last_battery smallint, last_receive_sensitivity smallint)
+      store_id text, equipment_id int, engine_state jsonb, status smallint, alert_codes varchar(10)[], last_measured_at timestamptz,
+      last_temperature real, last_error boolean, last_battery smallint, last_receive_sensitivity smallint, updated_at timestamptz)
     on conflict (store_id, equipment_id) do update set
       engine_state = excluded.engine_state,
       status = excluded.status,

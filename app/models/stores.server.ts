@@ -110,7 +110,14 @@ export interface StoreLock extends StoreConnection {
  * checks of rows being added for the store elsewhere. Null for an unknown store.
  */
 export async function lockStore(trx: Db, storeId: string): Promise<StoreLock | null> {
-  const row = await trx
+  const [store] = await lockStores(trx, [storeId]);
+  return store ?? null;
+}
+
+/** lockStore for many stores in one statement, in store-id order (every writer locks in that order, so two cannot deadlock); unknown stores are left out. */
+export async function lockStores(trx: Db, storeIds: readonly string[]): Promise<StoreLock[]> {
+  if (storeIds.length === 0) return [];
+  return trx
     .selectFrom('stores')
     .select([
       'stores.store_id as storeId',
@@ -119,10 +126,10 @@ export async function lockStore(trx: Db, storeId: string): Promise<StoreLock | n
       'stores.gateway_down as gatewayDown',
       'stores.last_gateway_contact_at as lastGatewayContactAt',
     ])
-    .where('stores.store_id', '=', storeId)
+    .where('stores.store_id', '=', sql<string>`any(${storeIds}::text[])`)
+    .orderBy('stores.store_id')
     .forNoKeyUpdate()
-    .executeTakeFirst();
-  return row ?? null;
+    .execute();
 }
 
 /** The columns an alert evaluation may change on the stores row. */
@@ -140,28 +147,71 @@ function connectionColumns(change: StoreConnectionChange) {
   };
 }
 
-/**
- * Writes the store's connection columns (when `connection` changes any), recomputes
- * stores.store_status from the stored working state, gateway flag and the open alerts of the
- * sensors whose status is above 0 (every sensor with an open alert: the engine gives such a
- * sensor status 1 or 2, and the dashboard lists alert messages from the same rows, by the
- * partial index sensor_states_alerting), then tells live screens at commit.
- */
+/** Writes the store's connection columns (when `connection` changes any), then its status (writeStoreStatuses). */
 export async function refreshStoreStatus(trx: Db, storeId: string, connection: StoreConnectionChange = {}): Promise<void> {
   const set = connectionColumns(connection);
   // The states this transaction saved are read here: the status follows them. Two plain reads
   // rather than one RETURNING with a subquery, which Citus refuses on a reference table.
   const store =
     Object.keys(set).length > 0
-      ? await trx.updateTable('stores').set(set).where('stores.store_id', '=', storeId).returning(['stores.working_state', 'stores.gateway_down']).executeTakeFirstOrThrow()
-      : await trx.selectFrom('stores').select(['stores.working_state', 'stores.gateway_down']).where('stores.store_id', '=', storeId).executeTakeFirstOrThrow();
-  const sensors = await trx.selectFrom('sensor_states').select('alert_codes as openCodes').where('store_id', '=', storeId).where('status', '>', 0).execute();
-  const status = storeStatus(store.working_state, store.gateway_down, sensors.map((sensor) => ({ openCodes: sensor.openCodes as AlertCode[] })));
+      ? await trx.updateTable('stores').set(set).where('stores.store_id', '=', storeId).returning(['stores.store_id', 'stores.working_state', 'stores.gateway_down']).executeTakeFirstOrThrow()
+      : await trx.selectFrom('stores').select(['stores.store_id', 'stores.working_state', 'stores.gateway_down']).where('stores.store_id', '=', storeId).executeTakeFirstOrThrow();
+  await writeStoreStatuses(trx, [store]);
+}
+
+/** A gateway's contact with its store, as the ingest writer saves it for many stores at once. */
+export interface StoreContact {
+  storeId: string;
+  lastGatewayContactAt: Date;
+  workingState: number | null;
+  gatewayDown: boolean;
+}
+
+/** refreshStoreStatus for many stores whose gateways spoke, in three statements whatever their number. */
+export async function refreshStoresAfterContact(trx: Db, contacts: readonly StoreContact[]): Promise<void> {
+  if (contacts.length === 0) return;
+  const { rows: stores } = await sql<StoreStatusInputs>`
+    update stores set last_gateway_contact_at = c.contact, working_state = c.working_state, gateway_down = c.gateway_down
+    from unnest(${contacts.map((c) => c.storeId)}::text[], ${contacts.map((c) => c.lastGatewayContactAt.toISOString())}::timestamptz[],
+      ${contacts.map((c) => c.workingState)}::smallint[], ${contacts.map((c) => c.gatewayDown)}::boolean[]) as c(store_id, contact, working_state, gateway_down)
+    where stores.store_id = c.store_id
+    returning stores.store_id, stores.working_state, stores.gateway_down`.execute(trx);
+  await writeStoreStatuses(trx, stores);
+}
+
+interface StoreStatusInputs {
+  store_id: string;
+  working_state: number | null;
+  gateway_down: boolean;
+}
+
+/**
+ * Recomputes stores.store_status from the stored working state, gateway flag and the open alerts
+ * of the sensors whose status is above 0 (every sensor with an open alert: the engine gives such
+ * a sensor status 1 or 2, and the dashboard lists alert messages from the same rows, by the
+ * partial index sensor_states_alerting), then tells live screens at commit.
+ */
+async function writeStoreStatuses(trx: Db, stores: readonly StoreStatusInputs[]): Promise<void> {
+  const storeIds = stores.map((store) => store.store_id);
+  const alerting = await trx
+    .selectFrom('sensor_states')
+    .select(['store_id', 'alert_codes as openCodes'])
+    .where('store_id', '=', sql<string>`any(${storeIds}::text[])`)
+    .where('status', '>', 0)
+    .execute();
+  const openCodesOf = new Map<string, { openCodes: AlertCode[] }[]>();
+  for (const sensor of alerting) {
+    const list = openCodesOf.get(sensor.store_id) ?? [];
+    list.push({ openCodes: sensor.openCodes as AlertCode[] });
+    openCodesOf.set(sensor.store_id, list);
+  }
+  const statuses = stores.map((store) => storeStatus(store.working_state, store.gateway_down, openCodesOf.get(store.store_id) ?? []));
   // Delivered at commit: live screens (server-sent events) refresh within seconds.
   await sql`
-    with changed as (update stores set store_status = ${status} where store_id = ${storeId} and store_status != ${status}),
-      listed as (update store_list_entries set store_status = ${status} where store_id = ${storeId} and store_status != ${status})
-    select pg_notify('onreco_store', ${storeId})`.execute(trx);
+    with s as (select * from unnest(${storeIds}::text[], ${statuses}::smallint[]) as s(store_id, store_status)),
+      changed as (update stores set store_status = s.store_status from s where stores.store_id = s.store_id and stores.store_status != s.store_status),
+      listed as (update store_list_entries set store_status = s.store_status from s where store_list_entries.store_id = s.store_id and store_list_entries.store_status != s.store_status)
+    select pg_notify('onreco_store', s.store_id) from s`.execute(trx);
 }
 
 /**

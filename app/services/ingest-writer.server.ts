@@ -1,15 +1,15 @@
 import type { Db } from '~/db/db.server';
 import { addToBuckets } from '~/models/measurement-buckets.server';
 import type { NewMeasurement } from '~/models/measurements.server';
-import { type CheckedBatch, type IngestResult, checkBatch, recordCommitted, storeCheckedBatch } from './ingest.server';
+import { type CheckedBatch, type IngestResult, checkBatch, recordCommitted, storeCheckedBatch, storeCheckedPosts } from './ingest.server';
 
 // Group commit for gateway posts (docs/decisions/220): posts gather for a short window (or until
-// enough readings wait) and one writer stores them all in one transaction, each post under its
-// own store's lock as before, then adds every reading the batch stored to its 10-minute bucket in
-// one statement (docs/decisions/283), then answers each post with its own counts after the commit. A
-// post whose work fails is taken out and answered with its error; the others run again without
-// it, so one bad post never fails the rest, and no post is answered before its readings are
-// committed.
+// enough readings wait) and one writer stores them all in one transaction, in statements shared
+// by every post, then adds every reading the batch stored to its 10-minute bucket in one statement
+// (docs/decisions/283), then answers each post with its own counts after the commit. When the batch
+// fails it is written post by post: a post whose work fails is taken out and answered with its
+// error, the others run again without it, so one bad post never fails the rest, and no post is
+// answered before its readings are committed.
 
 export interface IngestWriterOptions {
   /** How long the first post of a batch waits for others. */
@@ -57,8 +57,33 @@ class Lane {
   }
 }
 
-/** One transaction for the batch; a post that fails is answered with its error and the rest written again without it. */
+/**
+ * One transaction for the batch, its statements shared by every post (storeCheckedPosts). When it
+ * fails, the batch is written again post by post to find the post at fault.
+ */
 async function writeBatch(db: Db, batch: Pending[]): Promise<void> {
+  let results: IngestResult[];
+  try {
+    results = await db.transaction().execute(async (trx) => {
+      const written = await storeCheckedPosts(trx, batch);
+      // Every post's stores are locked by now, so the bucket rows (in key order) are this batch's alone.
+      await addToBuckets(trx, written.map((post, index) => ({ storeId: batch[index].storeId, readings: post.stored })));
+      return written.map((post) => post.result);
+    });
+  } catch {
+    await writePostByPost(db, batch);
+    return;
+  }
+  batch.forEach((post, index) => answer(post, results[index]));
+}
+
+function answer(post: Pending, result: IngestResult) {
+  recordCommitted(post.checked, result, post.now);
+  post.resolve(result);
+}
+
+/** A post that fails is answered with its error and the rest written again without it. */
+async function writePostByPost(db: Db, batch: Pending[]): Promise<void> {
   // Stores locked in one order by every writer: two web processes' batches cannot deadlock on them.
   let posts = [...batch].sort((a, b) => (a.storeId < b.storeId ? -1 : a.storeId > b.storeId ? 1 : 0));
   while (posts.length > 0) {
@@ -77,14 +102,10 @@ async function writeBatch(db: Db, batch: Pending[]): Promise<void> {
             throw error;
           }
         }
-        // Every post's stores are locked by now, so the bucket rows (in key order) are this batch's alone.
         await addToBuckets(trx, stored);
         return answers;
       });
-      posts.forEach((post, index) => {
-        recordCommitted(post.checked, results[index], post.now);
-        post.resolve(results[index]);
-      });
+      posts.forEach((post, index) => answer(post, results[index]));
       return;
     } catch (error) {
       const culprit = attempt.failed;

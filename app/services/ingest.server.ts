@@ -3,8 +3,12 @@ import type { Db } from '~/db/db.server';
 import { evaluate, evaluateGatewayContact } from '~/domain/alert-engine';
 import { type CheckedReading, checkReading } from '~/domain/gateway-schemas';
 import { addToBuckets } from '~/models/measurement-buckets.server';
-import { type NewMeasurement, insertMeasurements } from '~/models/measurements.server';
-import { type EvaluatedSensor, type StoreForEvaluation, loadStoreForEvaluation, persistDecision } from './alert-persister.server';
+import { type NewMeasurement, insertStoresMeasurements } from '~/models/measurements.server';
+import { loadStoresAlertStopSchedules } from '~/models/alert-schedules.server';
+import { type LatestReading, loadStoresSensorsForEvaluation, saveStoresSensorStates } from '~/models/sensor-states.server';
+import { type StoreContact, lockStores, refreshStoresAfterContact } from '~/models/stores.server';
+import { getEnv } from '~/env.server';
+import { type EvaluatedSensor, type StoreDecision, type StoreForEvaluation, persistDecision } from './alert-persister.server';
 
 export interface IngestResult {
   accepted: number;
@@ -63,24 +67,103 @@ export interface StoredPost {
  * gateway contact. The caller adds the stored readings to their buckets (once for a batch).
  */
 export async function storeCheckedBatch(trx: Db, storeId: string, checked: CheckedBatch, now: Date): Promise<StoredPost> {
-  // A copy: the writer may run the same post again after another post's failure.
-  const rejected = [...checked.rejected];
-  const loaded = await loadStoreForEvaluation(trx, storeId);
-  if (!loaded) throw new Error(`store ${storeId} vanished`);
+  const [post] = await storeCheckedPosts(trx, [{ storeId, checked, now }]);
+  return post;
+}
+
+/** A post checked and waiting for the ingest writer. */
+export interface CheckedPost {
+  storeId: string;
+  checked: CheckedBatch;
+  now: Date;
+}
+
+/**
+ * Many posts in the caller's transaction, in statements whose number does not grow with the
+ * posts (docs/decisions/220): their stores locked in one statement, their sensors and alert-stop
+ * schedules read in two, every reading inserted in one; the engine runs per post as
+ * storeCheckedBatch runs it (a store's later post sees its earlier one's state). A store whose
+ * posts opened or recovered an alert is written by persistDecision, post by post (history,
+ * mails, webhooks); the states and store rows of all the others in three statements. Throws when
+ * a post's store is gone: the writer then stores the batch post by post to find it.
+ */
+export async function storeCheckedPosts(trx: Db, posts: readonly CheckedPost[]): Promise<StoredPost[]> {
+  const storeIds = [...new Set(posts.map((post) => post.storeId))];
+  const stores = await lockStores(trx, storeIds);
+  if (stores.length !== storeIds.length) throw new Error(`store ${storeIds.find((id) => !stores.some((store) => store.storeId === id))} vanished`);
+  const [sensorsOf, schedulesOf] = await Promise.all([
+    loadStoresSensorsForEvaluation(trx, storeIds, getEnv().ONRECO_NO_COMMUNICATION_MINUTES),
+    loadStoresAlertStopSchedules(trx, storeIds),
+  ]);
+  const loadedOf = new Map(stores.map((store): [string, StoreForEvaluation] => [store.storeId, { store, sensors: sensorsOf.get(store.storeId) ?? [], schedules: schedulesOf.get(store.storeId) ?? [] }]));
+
+  const parts = posts.map((post) => readingsOfPost(loadedOf.get(post.storeId)!, post));
+  const stored = await insertStoresMeasurements(trx, parts.map((part, index) => ({ storeId: posts[index].storeId, rows: part.rows, receivedAt: posts[index].now })));
+
+  const decisions = posts.map((post, index): StoreDecision & { now: Date } => {
+    const loaded = loadedOf.get(post.storeId)!;
+    const { transition: gateway, ...connection } = evaluateGatewayContact(loaded.store, post.now);
+    const sensors = evaluateStored(loaded, stored[index]);
+    // The store's next post in this batch starts from this one's outcome.
+    const evaluated = new Map(sensors.map((sensor) => [sensor.equipmentId, sensor.evaluation.state]));
+    loadedOf.set(post.storeId, {
+      store: { ...loaded.store, ...connection, lastGatewayContactAt: post.now },
+      sensors: loaded.sensors.map((sensor) => ({ ...sensor, state: evaluated.get(sensor.equipmentId) ?? sensor.state })),
+      schedules: loaded.schedules,
+    });
+    return { store: loaded.store, sensors, gateway, connection: { ...connection, lastGatewayContactAt: post.now }, now: post.now };
+  });
+
+  const changing = new Set(decisions.filter((decision) => decision.gateway || decision.sensors.some((sensor) => sensor.evaluation.transitions.length > 0)).map((decision) => decision.store.storeId));
+  for (const decision of decisions) if (changing.has(decision.store.storeId)) await persistDecision(trx, decision, decision.now);
+  const quiet = mergeByStore(decisions.filter((decision) => !changing.has(decision.store.storeId)));
+  await saveStoresSensorStates(trx, quiet.map(({ storeId, states, now }) => ({ storeId, changes: [...states.values()], now })));
+  await refreshStoresAfterContact(trx, quiet.map(({ contact }) => contact));
+
+  return posts.map((_, index) => {
+    const rejected = [...parts[index].rejected].sort((a, b) => a.index - b.index);
+    return { result: { accepted: stored[index].length, duplicates: parts[index].rows.length - stored[index].length, rejected }, stored: stored[index] };
+  });
+}
+
+/** A post's readings of the store's sensors as rows, and the rejections (the post's own and unknown serials). */
+function readingsOfPost(loaded: StoreForEvaluation, post: CheckedPost): { rows: NewMeasurement[]; rejected: IngestResult['rejected'] } {
+  const rejected = [...post.checked.rejected];
   const bySerial = new Map(loaded.sensors.map((sensor) => [sensor.serialNo, sensor.equipmentId]));
   const rows: NewMeasurement[] = [];
-  for (const reading of checked.valid) {
+  for (const reading of post.checked.valid) {
     const equipmentId = bySerial.get(reading.serialNo);
     if (equipmentId === undefined) rejected.push({ index: reading.index, reason: 'serial_no: not a sensor of this store' });
     // Named fields, not a rest spread: thousands a second (docs/decisions/182).
     else rows.push({ equipmentId, measuredAt: reading.measuredAt, temperature: reading.temperature, error: reading.error, battery: reading.battery, receiveSensitivity: reading.receiveSensitivity });
   }
-  const stored = await insertMeasurements(trx, storeId, rows, now);
-  const { transition: gateway, ...connection } = evaluateGatewayContact(loaded.store, now);
-  const sensors = evaluateStored(loaded, stored);
-  await persistDecision(trx, { store: loaded.store, sensors, gateway, connection: { ...connection, lastGatewayContactAt: now } }, now);
-  rejected.sort((a, b) => a.index - b.index);
-  return { result: { accepted: stored.length, duplicates: rows.length - stored.length, rejected }, stored };
+  return { rows, rejected };
+}
+
+interface QuietStore {
+  storeId: string;
+  states: Map<number, { equipmentId: number; state: EvaluatedSensor['evaluation']['state']; latest: LatestReading | null }>;
+  contact: StoreContact;
+  now: Date;
+}
+
+/** The decisions without transitions, one per store: each sensor's last state and newest reading, the last contact. */
+function mergeByStore(decisions: readonly (StoreDecision & { now: Date })[]): QuietStore[] {
+  const merged = new Map<string, QuietStore>();
+  for (const decision of decisions) {
+    const { storeId } = decision.store;
+    const contact: StoreContact = { storeId, lastGatewayContactAt: decision.now, workingState: decision.connection?.workingState ?? null, gatewayDown: decision.connection?.gatewayDown ?? false };
+    const entry = merged.get(storeId) ?? { storeId, states: new Map(), contact, now: decision.now };
+    for (const { equipmentId, evaluation, latest } of decision.sensors) {
+      const before = entry.states.get(equipmentId)?.latest ?? null;
+      const newest = before && latest && before.measuredAt > latest.measuredAt ? before : (latest ?? before);
+      entry.states.set(equipmentId, { equipmentId, state: evaluation.state, latest: newest });
+    }
+    entry.contact = contact;
+    entry.now = decision.now;
+    merged.set(storeId, entry);
+  }
+  return [...merged.values()];
 }
 
 /** Each sensor's new readings through the engine, in measured_at order (sensors in the order of the batch). */

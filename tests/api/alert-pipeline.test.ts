@@ -1,9 +1,7 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { KyselyPlugin } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '~/db/db.server';
 import { toCompactDateTime } from '~/domain/japan-time';
 import { mailOutboxJob } from '~/jobs/mail-outbox.server';
 import { noCommunicationJob } from '~/jobs/no-communication.server';
@@ -13,7 +11,7 @@ import { withJobLock } from '~/models/job-locks.server';
 import { refreshStoreStatus } from '~/models/stores.server';
 import { ingestReadings } from '~/services/ingest.server';
 import { countRows, createSensor, createStore, createUser } from '../fixtures/chain';
-import { resetDb, testDb } from '../support/db';
+import { counted, resetDb, testDb } from '../support/db';
 
 // The alert pipeline below the routes: ingest and the worker's jobs against the real database,
 // with the clock passed in.
@@ -76,19 +74,6 @@ describe('gateway down and back', () => {
     expect((await storeRow('NC1')).store_status).toBe(2);
   });
 });
-
-/** Counts the statements a database handle runs. */
-function counted(target: Db): { db: Db; statements: () => number } {
-  let statements = 0;
-  const plugin: KyselyPlugin = {
-    transformQuery: (args) => {
-      statements += 1;
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  };
-  return { db: target.withPlugin(plugin), statements: () => statements };
-}
 
 /** `excursions` alerts opened and recovered within one backlog, a minute per reading. */
 function backlog(serial: string, excursions: number) {

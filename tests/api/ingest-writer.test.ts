@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { toCompactDateTime } from '~/domain/japan-time';
 import { IngestWriter } from '~/services/ingest-writer.server';
-import { countRows, createSensor, createStore } from '../fixtures/chain';
-import { resetDb, testDb } from '../support/db';
+import { countRows, createSensor, createStore, createUser } from '../fixtures/chain';
+import { counted, resetDb, testDb } from '../support/db';
 
 // The group-commit writer (docs/decisions/220) against a real PostgreSQL: posts of several stores
 // in one transaction, each answered with its own counts, and one failing post not failing the rest.
@@ -65,5 +65,61 @@ describe('the ingest writer', () => {
     const answer = await writer.submit('S001', [reading('AA:BB:CC:00:00:01', 3, 4), reading('AA:BB:CC:00:00:01', 2, 4)], new Date());
     expect(answer.accepted).toBe(2);
     expect(performance.now() - t0).toBeLessThan(30_000);
+  });
+
+  it('stores twenty stores\' posts in as many statements as one store\'s', async () => {
+    const stores = Array.from({ length: 21 }, (_, index) => `W${String(index).padStart(3, '0')}`);
+    for (const store of stores) {
+      await createStore(db, store);
+      await createSensor(db, store, 'AA:BB:CC:00:00:01');
+      await createSensor(db, store, 'AA:BB:CC:00:00:02');
+    }
+    const post = () => [reading('AA:BB:CC:00:00:01', 2, 4), reading('AA:BB:CC:00:00:02', 2, 5), reading('AA:BB:CC:00:00:01', 1, 4)];
+    const one = counted(db);
+    await new IngestWriter(one.db, { windowMs: 50, maxReadings: 10_000, lanes: 1 }).submit(stores[0], post(), new Date());
+    const twenty = counted(db);
+    const writer = new IngestWriter(twenty.db, { windowMs: 200, maxReadings: 10_000, lanes: 1 });
+    const answers = await Promise.all(stores.slice(1).map((store) => writer.submit(store, post(), new Date())));
+    expect(answers.every((answer) => answer.accepted === 3)).toBe(true);
+    expect(one.statements()).toBeGreaterThan(5); // the counter sees the writer's statements
+    expect(twenty.statements()).toBe(one.statements());
+    expect(await countRows(db, 'measurements')).toBe(63);
+    const states = await db.selectFrom('sensor_states').select(['last_temperature', 'updated_at']).execute();
+    expect(states).toHaveLength(42);
+    const contacts = await db.selectFrom('stores').select('last_gateway_contact_at').execute();
+    expect(contacts.every((store) => store.last_gateway_contact_at !== null)).toBe(true);
+  });
+
+  it('writes the alert a post opens beside quiet posts of the same batch, and a store\'s later post judged after its earlier one', async () => {
+    for (const store of ['A001', 'A002', 'A003']) {
+      await createStore(db, store, { working_state: 1 });
+      await createSensor(db, store, 'AA:BB:CC:00:00:01', { upper_limit: 10, lower_limit: 0 });
+      const userId = await createUser(db, `${store.toLowerCase()}-user`, 30, { storeIds: [store] });
+      await db.updateTable('users').set({ alert_filter: 0 }).where('user_id', '=', userId).execute();
+    }
+    const writer = new IngestWriter(db, { windowMs: 200, maxReadings: 10_000, lanes: 1 });
+    const now = new Date();
+    await Promise.all([
+      writer.submit('A001', [reading('AA:BB:CC:00:00:01', 3, 14)], now), // opens an upper-limit alert
+      writer.submit('A002', [reading('AA:BB:CC:00:00:01', 3, 4)], now), // quiet
+      writer.submit('A003', [reading('AA:BB:CC:00:00:01', 3, 4)], now), // quiet, then its next post opens one
+      writer.submit('A003', [reading('AA:BB:CC:00:00:01', 2, 15)], now),
+    ]);
+    const history = await db.selectFrom('alert_history').select(['store_id', 'alert_id', 'alert_data1', 'recovered_at']).orderBy('store_id').execute();
+    expect(history).toEqual([
+      { store_id: 'A001', alert_id: 'OE00000001', alert_data1: '14.0', recovered_at: null },
+      { store_id: 'A003', alert_id: 'OE00000001', alert_data1: '15.0', recovered_at: null },
+    ]);
+    const mails = await db.selectFrom('mail_outbox').select('store_id').orderBy('store_id').execute();
+    expect(mails.map((mail) => mail.store_id)).toEqual(['A001', 'A003']);
+    const statuses = await db.selectFrom('stores').select(['store_id', 'store_status']).orderBy('store_id').execute();
+    const states = await db.selectFrom('sensor_states').select(['store_id', 'status', 'alert_codes', 'last_temperature']).orderBy('store_id').execute();
+    expect(states).toEqual([
+      { store_id: 'A001', status: 2, alert_codes: ['OE00000001'], last_temperature: 14 },
+      { store_id: 'A002', status: 0, alert_codes: [], last_temperature: 4 },
+      { store_id: 'A003', status: 2, alert_codes: ['OE00000001'], last_temperature: 15 },
+    ]);
+    // 警報発生中 for the alerting stores, 正常 for the quiet one (000 §4's codes).
+    expect(statuses.map((row) => row.store_status)).toEqual([3, 2, 3]);
   });
 });

@@ -5,7 +5,7 @@
 // and for the console's real readings call (token, sensors, alert evaluation, states, store row,
 // buckets), one after the other in the same run against the same PostgreSQL, and their ratio.
 // ROUNDS alternates the two, so a change in the machine's load shows as a spread, not a bias.
-//   npx tsx tests/bench/ingest-floor.ts      (STORES=40 GATEWAYS=8 DURATION=15 ROUNDS=2 to change)
+//   npx tsx tests/bench/ingest-floor.ts      (STORES=40 GATEWAYS=8 DURATION=15 ROUNDS=2 to change; PROFILE=dir for a CPU profile of the console)
 import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,7 +38,8 @@ async function main() {
   await ensureMeasurementPartitions(db, new Date(start), new Date());
   await seedStores(db, STORES);
   const postmaster = parentOf((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0].pid);
-  const console_ = await serveConsole(database.url);
+  // PROFILE=dir: the console writes a V8 CPU profile there when it stops (node --cpu-prof).
+  const console_ = await serveConsole(database.url, {}, undefined, process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : []);
   const floor = await serveFloor(database.url);
   const loads: string[] = [];
   try {

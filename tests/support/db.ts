@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type KyselyPlugin, sql } from 'kysely';
 import { getDb, type Db } from '../../app/db/db.server';
 
 export const REFERENCE_TABLES = new Set([
@@ -17,4 +17,17 @@ export async function resetDb(target: Db = testDb()): Promise<void> {
     select tablename from pg_tables where schemaname = 'public' and tablename not like 'measurements_%'`.execute(target);
   const names = tables.rows.map((row) => row.tablename).filter((name) => !REFERENCE_TABLES.has(name));
   await sql`truncate ${sql.join(names.map((name) => sql.table(name)))} restart identity cascade`.execute(target);
+}
+
+/** A handle on `target` that counts the statements run through it (Kysely's and raw sql alike). */
+export function counted(target: Db): { db: Db; statements: () => number } {
+  let statements = 0;
+  const plugin: KyselyPlugin = {
+    transformQuery: (args) => {
+      statements += 1;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  return { db: target.withPlugin(plugin), statements: () => statements };
 }

@@ -8,8 +8,8 @@ import { getEnv } from '~/env.server';
 import { ingestWriterOf } from '~/services/ingest-writer.server';
 import { logger } from '~/services/logger.server';
 
-/** Batches in flight per web process; past it the gateway is told to come back (429), not failed. READINGS_MAX_IN_FLIGHT sets it (the tests reach it with 1). */
-const MAX_IN_FLIGHT = Number(process.env.READINGS_MAX_IN_FLIGHT) || 12;
+/** Batches in flight per web process (most of them wait in the ingest writer's window, docs/decisions/220); past it the gateway is told to come back (429), not failed. Below the process's cap of 64 requests so pages still get through. READINGS_MAX_IN_FLIGHT sets it (the tests reach it with 1). */
+const MAX_IN_FLIGHT = Number(process.env.READINGS_MAX_IN_FLIGHT) || 48;
 let inFlight = 0;
 
 /** A refused batch is read to its end (at most what the call takes) before the 429, so the gateway sees the status, not a reset. */
