@@ -211,6 +211,16 @@ export async function citusInstalled(db: Db): Promise<boolean> {
   return rows[0].installed;
 }
 
+/**
+ * On Citus, runs this transaction's statements over several shards one shard after the other,
+ * on one connection a worker: Citus refuses a write to a reference table (stores) after a
+ * statement that ran on several shards at once in the same transaction, and the ingest writer's
+ * batch does both (decision 220).
+ */
+export async function shardsOneAfterAnother(trx: Db): Promise<void> {
+  await sql`set local citus.multi_shard_modify_mode to 'sequential'`.execute(trx);
+}
+
 /** Asked when the step comes: the run itself drops a cycle's key before adding it back. */
 async function constraintExists(db: Db, name: string): Promise<boolean> {
   const { rows } = await sql<{ found: boolean }>`select exists (select from pg_constraint where conname = ${name} and connamespace = 'public'::regnamespace) as found`.execute(db);

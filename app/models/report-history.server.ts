@@ -69,8 +69,14 @@ export interface ReportFileInfo {
   state: 'pending' | 'done' | 'failed';
 }
 
-/** A history row the viewer may see (by history_no, unique across stores), without its content. */
+/**
+ * A history row the viewer may see (by history_no, unique across stores), without its content.
+ * The store first, then the row by its store: Citus plans no correlated subquery on the
+ * reference table `stores` in a query over every shard.
+ */
 export async function getReportFileInfo(db: Db, viewer: Viewer, historyNo: number): Promise<ReportFileInfo | null> {
+  const located = await db.selectFrom('report_history').select('store_id').where('history_no', '=', historyNo).executeTakeFirst();
+  if (!located) return null;
   const row = await db
     .selectFrom('report_history as h')
     .select([
@@ -82,8 +88,9 @@ export async function getReportFileInfo(db: Db, viewer: Viewer, historyNo: numbe
       'h.state as state',
       sql<number>`coalesce(octet_length(h.content), 0)`.as('size'),
     ])
+    .where('h.store_id', '=', located.store_id)
     .where('h.history_no', '=', historyNo)
-    .where(visibleStoreExists(viewer, sql.ref('h.store_id')))
+    .where(visibleStoreExists(viewer, located.store_id))
     .executeTakeFirst();
   return row ? { ...row, size: Number(row.size) } : null;
 }
@@ -183,30 +190,23 @@ export interface ClaimedJob extends Omit<HistoryRow, 'state'> {
   request: ReportRequest;
 }
 
+/** How many of the oldest pending jobs a claim tries before it says there is none free. */
+const CLAIM_CANDIDATES = 16;
+
 /**
  * The oldest pending job, locked for the transaction (FOR UPDATE SKIP LOCKED); null when none.
  * The claim lasts while the worker works: a transaction left idle past `idleLimitMs` (a worker
  * hung between two statements: its render never ends, its event loop is stuck) is ended by
  * PostgreSQL, which frees the row for another worker, instead of holding it for ever.
+ * Two steps: the oldest candidates read unlocked across every store, then each locked by its
+ * key until one is free and still pending. Citus refuses FOR UPDATE over several shards; a lock
+ * by key goes to one (decision 301).
  */
 export async function claimNextReportJob(trx: Db, formats: readonly number[], idleLimitMs: number): Promise<ClaimedJob | null> {
   if (formats.length === 0) return null;
-  const row = await trx
+  const candidates = await trx
     .selectFrom('report_history')
-    .select([
-      'store_id as storeId',
-      'history_no as historyNo',
-      'setting_no as settingNo',
-      'file_name as fileName',
-      'report_type as reportType',
-      'output_format as outputFormat',
-      'start_time as startTime',
-      'end_time as endTime',
-      'created_by as createdBy',
-      'create_datetime as createdAt',
-      'attempts',
-      'request',
-    ])
+    .select(['store_id', 'history_no'])
     .where('state', '=', 'pending')
     .where('output_format', 'in', [...formats])
     // Regular reports first, then one-off reports round-robin between stores: a store's n-th
@@ -221,13 +221,36 @@ export async function claimNextReportJob(trx: Db, formats: readonly number[], id
       ) end`,
     )
     .orderBy('history_no')
-    .limit(1)
-    .forUpdate()
-    .skipLocked()
-    .executeTakeFirst();
-  if (!row) return null;
-  await sql`select set_config('idle_in_transaction_session_timeout', ${String(idleLimitMs)}, true)`.execute(trx);
-  return { ...row, request: row.request as ReportRequest };
+    .limit(CLAIM_CANDIDATES)
+    .execute();
+  for (const candidate of candidates) {
+    const row = await trx
+      .selectFrom('report_history')
+      .select([
+        'store_id as storeId',
+        'history_no as historyNo',
+        'setting_no as settingNo',
+        'file_name as fileName',
+        'report_type as reportType',
+        'output_format as outputFormat',
+        'start_time as startTime',
+        'end_time as endTime',
+        'created_by as createdBy',
+        'create_datetime as createdAt',
+        'attempts',
+        'request',
+      ])
+      .where('store_id', '=', candidate.store_id)
+      .where('history_no', '=', candidate.history_no)
+      .where('state', '=', 'pending')
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!row) continue; // another worker has it, or made it meanwhile
+    await sql`select set_config('idle_in_transaction_session_timeout', ${String(idleLimitMs)}, true)`.execute(trx);
+    return { ...row, request: row.request as ReportRequest };
+  }
+  return null;
 }
 
 export async function completeReportJob(trx: Db, job: { storeId: string; historyNo: number }, file: { contentType: string; content: Buffer; at: Date }): Promise<void> {

@@ -167,16 +167,24 @@ export interface StoreContact {
   gatewayDown: boolean;
 }
 
-/** refreshStoreStatus for many stores whose gateways spoke, in three statements whatever their number. */
-export async function refreshStoresAfterContact(trx: Db, contacts: readonly StoreContact[]): Promise<void> {
+/**
+ * Saves many stores' contact columns in one statement. The ingest writer saves them before the
+ * batch's readings and states: Citus refuses a write to a reference table after a write to
+ * several shards in one transaction, and runs the later ones one shard after the other instead.
+ */
+export async function saveStoreContacts(trx: Db, contacts: readonly StoreContact[]): Promise<void> {
   if (contacts.length === 0) return;
-  const { rows: stores } = await sql<StoreStatusInputs>`
+  await sql`
     update stores set last_gateway_contact_at = c.contact, working_state = c.working_state, gateway_down = c.gateway_down
     from unnest(${contacts.map((c) => c.storeId)}::text[], ${contacts.map((c) => c.lastGatewayContactAt.toISOString())}::timestamptz[],
       ${contacts.map((c) => c.workingState)}::smallint[], ${contacts.map((c) => c.gatewayDown)}::boolean[]) as c(store_id, contact, working_state, gateway_down)
-    where stores.store_id = c.store_id
-    returning stores.store_id, stores.working_state, stores.gateway_down`.execute(trx);
-  await writeStoreStatuses(trx, stores);
+    where stores.store_id = c.store_id`.execute(trx);
+}
+
+/** refreshStoreStatus for many stores whose connection columns are saved and known. */
+export async function refreshStoreStatuses(trx: Db, contacts: readonly StoreContact[]): Promise<void> {
+  if (contacts.length === 0) return;
+  await writeStoreStatuses(trx, contacts.map((c) => ({ store_id: c.storeId, working_state: c.workingState, gateway_down: c.gatewayDown })));
 }
 
 interface StoreStatusInputs {

@@ -1,6 +1,8 @@
 import type { Db } from '~/db/db.server';
+import { citusInstalled, shardsOneAfterAnother } from '~/db/distribute.server';
 import { addToBuckets } from '~/models/measurement-buckets.server';
 import type { NewMeasurement } from '~/models/measurements.server';
+import { logger } from './logger.server';
 import { type CheckedBatch, type IngestResult, checkBatch, recordCommitted, storeCheckedBatch, storeCheckedPosts } from './ingest.server';
 
 // Group commit for gateway posts (docs/decisions/220): posts gather for a short window (or until
@@ -64,13 +66,16 @@ class Lane {
 async function writeBatch(db: Db, batch: Pending[]): Promise<void> {
   let results: IngestResult[];
   try {
+    const citus = await onCitus(db);
     results = await db.transaction().execute(async (trx) => {
+      if (citus) await shardsOneAfterAnother(trx);
       const written = await storeCheckedPosts(trx, batch);
       // Every post's stores are locked by now, so the bucket rows (in key order) are this batch's alone.
       await addToBuckets(trx, written.map((post, index) => ({ storeId: batch[index].storeId, readings: post.stored })));
       return written.map((post) => post.result);
     });
-  } catch {
+  } catch (error) {
+    logger.child({ module: 'ingest' }).warn({ posts: batch.length, err: error }, 'the batch failed; writing it post by post');
     await writePostByPost(db, batch);
     return;
   }
@@ -89,7 +94,9 @@ async function writePostByPost(db: Db, batch: Pending[]): Promise<void> {
   while (posts.length > 0) {
     const attempt: { failed: { post: Pending; error: unknown } | null } = { failed: null };
     try {
+      const citus = await onCitus(db);
       const results = await db.transaction().execute(async (trx) => {
+        if (citus) await shardsOneAfterAnother(trx);
         const answers: IngestResult[] = [];
         const stored: { storeId: string; readings: readonly NewMeasurement[] }[] = [];
         for (const post of posts) {
@@ -138,6 +145,19 @@ function laneOf(storeId: string, lanes: number): number {
   let hash = 0;
   for (let i = 0; i < storeId.length; i += 1) hash = (hash * 31 + storeId.charCodeAt(i)) | 0;
   return Math.abs(hash) % lanes;
+}
+
+const citusOf = new WeakMap<Db, Promise<boolean>>();
+
+/** Whether the database is a Citus coordinator, asked once a process (a failed question is asked again). */
+function onCitus(db: Db): Promise<boolean> {
+  let answer = citusOf.get(db);
+  if (!answer) {
+    answer = citusInstalled(db);
+    answer.catch(() => citusOf.delete(db));
+    citusOf.set(db, answer);
+  }
+  return answer;
 }
 
 const writers = new WeakMap<Db, IngestWriter>();

@@ -6,7 +6,7 @@ import { addToBuckets } from '~/models/measurement-buckets.server';
 import { type NewMeasurement, insertStoresMeasurements } from '~/models/measurements.server';
 import { loadStoresAlertStopSchedules } from '~/models/alert-schedules.server';
 import { type LatestReading, loadStoresSensorsForEvaluation, saveStoresSensorStates } from '~/models/sensor-states.server';
-import { type StoreContact, lockStores, refreshStoresAfterContact } from '~/models/stores.server';
+import { lockStores, refreshStoreStatuses, saveStoreContacts } from '~/models/stores.server';
 import { getEnv } from '~/env.server';
 import { type EvaluatedSensor, type StoreDecision, type StoreForEvaluation, persistDecision } from './alert-persister.server';
 
@@ -95,30 +95,39 @@ export async function storeCheckedPosts(trx: Db, posts: readonly CheckedPost[]):
     loadStoresSensorsForEvaluation(trx, storeIds, getEnv().ONRECO_NO_COMMUNICATION_MINUTES),
     loadStoresAlertStopSchedules(trx, storeIds),
   ]);
-  const loadedOf = new Map(stores.map((store): [string, StoreForEvaluation] => [store.storeId, { store, sensors: sensorsOf.get(store.storeId) ?? [], schedules: schedulesOf.get(store.storeId) ?? [] }]));
 
-  const parts = posts.map((post) => readingsOfPost(loadedOf.get(post.storeId)!, post));
+  // Each upload is a gateway contact, judged from the store as the previous post left it.
+  const storeOf = new Map(stores.map((store) => [store.storeId, store]));
+  const contacts = posts.map((post) => {
+    const previous = storeOf.get(post.storeId)!;
+    const { transition: gateway, ...connection } = evaluateGatewayContact(previous, post.now);
+    storeOf.set(post.storeId, { ...previous, ...connection, lastGatewayContactAt: post.now });
+    return { previous, gateway, contact: { storeId: post.storeId, lastGatewayContactAt: post.now, ...connection } };
+  });
+  // The stores' own columns first (saveStoreContacts says why); the last post of a store wins.
+  const lastContacts = [...new Map(contacts.map(({ contact }) => [contact.storeId, contact])).values()];
+  await saveStoreContacts(trx, lastContacts);
+
+  const loadedOf = new Map(stores.map((store): [string, Omit<StoreForEvaluation, 'store'>] => [store.storeId, { sensors: sensorsOf.get(store.storeId) ?? [], schedules: schedulesOf.get(store.storeId) ?? [] }]));
+  const parts = posts.map((post) => readingsOfPost(loadedOf.get(post.storeId)!.sensors, post));
   const stored = await insertStoresMeasurements(trx, parts.map((part, index) => ({ storeId: posts[index].storeId, rows: part.rows, receivedAt: posts[index].now })));
 
   const decisions = posts.map((post, index): StoreDecision & { now: Date } => {
     const loaded = loadedOf.get(post.storeId)!;
-    const { transition: gateway, ...connection } = evaluateGatewayContact(loaded.store, post.now);
-    const sensors = evaluateStored(loaded, stored[index]);
-    // The store's next post in this batch starts from this one's outcome.
+    const { previous, gateway, contact } = contacts[index];
+    const sensors = evaluateStored({ store: previous, ...loaded }, stored[index]);
+    // The store's next post in this batch starts from this one's states.
     const evaluated = new Map(sensors.map((sensor) => [sensor.equipmentId, sensor.evaluation.state]));
-    loadedOf.set(post.storeId, {
-      store: { ...loaded.store, ...connection, lastGatewayContactAt: post.now },
-      sensors: loaded.sensors.map((sensor) => ({ ...sensor, state: evaluated.get(sensor.equipmentId) ?? sensor.state })),
-      schedules: loaded.schedules,
-    });
-    return { store: loaded.store, sensors, gateway, connection: { ...connection, lastGatewayContactAt: post.now }, now: post.now };
+    loadedOf.set(post.storeId, { ...loaded, sensors: loaded.sensors.map((sensor) => ({ ...sensor, state: evaluated.get(sensor.equipmentId) ?? sensor.state })) });
+    return { store: previous, sensors, gateway, connection: contact, now: post.now };
   });
 
+  // A store whose posts opened or recovered an alert: post by post through the persister (history, mails, webhooks).
   const changing = new Set(decisions.filter((decision) => decision.gateway || decision.sensors.some((sensor) => sensor.evaluation.transitions.length > 0)).map((decision) => decision.store.storeId));
   for (const decision of decisions) if (changing.has(decision.store.storeId)) await persistDecision(trx, decision, decision.now);
   const quiet = mergeByStore(decisions.filter((decision) => !changing.has(decision.store.storeId)));
   await saveStoresSensorStates(trx, quiet.map(({ storeId, states, now }) => ({ storeId, changes: [...states.values()], now })));
-  await refreshStoresAfterContact(trx, quiet.map(({ contact }) => contact));
+  await refreshStoreStatuses(trx, lastContacts.filter((contact) => !changing.has(contact.storeId)));
 
   return posts.map((_, index) => {
     const rejected = [...parts[index].rejected].sort((a, b) => a.index - b.index);
@@ -127,9 +136,9 @@ export async function storeCheckedPosts(trx: Db, posts: readonly CheckedPost[]):
 }
 
 /** A post's readings of the store's sensors as rows, and the rejections (the post's own and unknown serials). */
-function readingsOfPost(loaded: StoreForEvaluation, post: CheckedPost): { rows: NewMeasurement[]; rejected: IngestResult['rejected'] } {
+function readingsOfPost(sensors: StoreForEvaluation['sensors'], post: CheckedPost): { rows: NewMeasurement[]; rejected: IngestResult['rejected'] } {
   const rejected = [...post.checked.rejected];
-  const bySerial = new Map(loaded.sensors.map((sensor) => [sensor.serialNo, sensor.equipmentId]));
+  const bySerial = new Map(sensors.map((sensor) => [sensor.serialNo, sensor.equipmentId]));
   const rows: NewMeasurement[] = [];
   for (const reading of post.checked.valid) {
     const equipmentId = bySerial.get(reading.serialNo);
@@ -143,23 +152,20 @@ function readingsOfPost(loaded: StoreForEvaluation, post: CheckedPost): { rows: 
 interface QuietStore {
   storeId: string;
   states: Map<number, { equipmentId: number; state: EvaluatedSensor['evaluation']['state']; latest: LatestReading | null }>;
-  contact: StoreContact;
   now: Date;
 }
 
-/** The decisions without transitions, one per store: each sensor's last state and newest reading, the last contact. */
+/** The decisions without transitions, one per store: each sensor's last state and newest reading. */
 function mergeByStore(decisions: readonly (StoreDecision & { now: Date })[]): QuietStore[] {
   const merged = new Map<string, QuietStore>();
   for (const decision of decisions) {
     const { storeId } = decision.store;
-    const contact: StoreContact = { storeId, lastGatewayContactAt: decision.now, workingState: decision.connection?.workingState ?? null, gatewayDown: decision.connection?.gatewayDown ?? false };
-    const entry = merged.get(storeId) ?? { storeId, states: new Map(), contact, now: decision.now };
+    const entry = merged.get(storeId) ?? { storeId, states: new Map(), now: decision.now };
     for (const { equipmentId, evaluation, latest } of decision.sensors) {
       const before = entry.states.get(equipmentId)?.latest ?? null;
       const newest = before && latest && before.measuredAt > latest.measuredAt ? before : (latest ?? before);
       entry.states.set(equipmentId, { equipmentId, state: evaluation.state, latest: newest });
     }
-    entry.contact = contact;
     entry.now = decision.now;
     merged.set(storeId, entry);
   }

@@ -346,6 +346,31 @@ describe('the report queue (issue 30 item 4, decision 244)', () => {
     }
     expect(order).toEqual(['S002 regular', 'S001', 'S002']);
   });
+
+  it('gives two workers claiming at once two different jobs, and a third none while both hold theirs', async () => {
+    const { tokens, fridge, other } = await world();
+    expect((await post(payload({ equipment_ids: [fridge] }), tokens.store1)).status).toBe(201);
+    expect((await post(payload({ store_id: 'S002', equipment_ids: [other] }), tokens.store2)).status).toBe(201);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const claimedFirst = new Promise<number>((resolve) => {
+      void db.transaction().execute(async (trx) => {
+        const job = await claimNextReportJob(trx, [1, 2], 60_000);
+        resolve(job!.historyNo);
+        await held;
+      });
+    });
+    const first = await claimedFirst;
+    const [second, third] = await db.transaction().execute(async (trx) => {
+      const job = await claimNextReportJob(trx, [1, 2], 60_000);
+      const none = await db.transaction().execute((other) => claimNextReportJob(other, [1, 2], 60_000));
+      return [job, none];
+    });
+    release();
+    expect(second).not.toBeNull();
+    expect(second!.historyNo).not.toBe(first);
+    expect(third).toBeNull();
+  });
 });
 
 describe('the appendix setting (issue 29, decision 307)', () => {
