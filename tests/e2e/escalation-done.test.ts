@@ -95,4 +95,61 @@ describe('escalation when nobody acknowledges', () => {
       await stopProcess(worker);
     }
   }, 240_000);
+
+  it('stops the escalation when the store user acknowledges with a corrective action (the acknowledge call), and shows it on the graph and in the HACCP record', async () => {
+    attempts += 1;
+    const storeId = `ESCA${attempts}`;
+    const serialNo = `AA:BB:CC:DD:E${attempts}:29`;
+    await createStore(db, storeId);
+    await createSensor(db, storeId, serialNo, { equipment_name: '冷凍ケース2', guard_time: null, lower_limit: -25, upper_limit: -15 });
+    const token = await pairOverApi(base, storeId, await issuePin(db, storeId, '292929'));
+    await createUser(db, `esca-staff${attempts}`, 101, { storeIds: [storeId], mail: `esca-staff${attempts}@example.com` });
+    const manager = await createUser(db, `esca-area${attempts}`, 30, { storeIds: [storeId], mail: `esca-area${attempts}@example.com` });
+    const steps = [
+      { delay_minutes: 0, store_staff: true, channels: ['mail'] },
+      { delay_minutes: STEP_DELAY_MS / 60_000, user_ids: [manager], channels: ['mail'] },
+    ];
+    await db.insertInto('escalation_policies').values({ policy_name: `夜間 ${storeId}`, storegroup_id: null, store_id: storeId, alert_codes: ['OE00000001'], steps: JSON.stringify(steps) }).execute();
+    const to = (address: string) => smtp.received.filter((mail) => mail.to.includes(address));
+    const worker = startWorker({ DATABASE_URL: inject('databaseUrl'), SMTP_URL: smtp.url, ONRECO_PUBLIC_URL: base }, 'alerts');
+    try {
+      await worker.started;
+      expect((await postReading(base, token, serialNo, minuteAgo(0), -5.0)).accepted).toBe(1);
+      const alert = await db.selectFrom('alert_history').select(['alert_history_id', 'started_at']).where('store_id', '=', storeId).executeTakeFirstOrThrow();
+      await waitUntil(async () => to(`esca-staff${attempts}@example.com`).length > 0, 30_000, 'the store staff\'s mail');
+      const signIn = await fetch(`${base}/on-reco/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: `esca-staff${attempts}`, password: TEST_PASSWORD }) });
+      const { access_token } = (await signIn.json()) as { access_token: string };
+      const acknowledged = await fetch(`${base}/on-reco/v1/alert_history/acknowledge`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${access_token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ store_id: storeId, alert_history_id: Number(alert.alert_history_id), corrective_action_text: '扉を閉めて商品を移動', note: '霜取り後に再確認' }),
+      });
+      expect(acknowledged.status).toBe(200);
+      // Past the step's delay with the worker running (its job runs every 5 s): the manager hears nothing.
+      const due = alert.started_at.getTime() + STEP_DELAY_MS;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now()) + 15_000));
+      expect(to(`esca-area${attempts}@example.com`)).toEqual([]);
+      expect(await db.selectFrom('alert_escalations').select('step_no').where('alert_history_id', '=', alert.alert_history_id).execute()).toEqual([{ step_no: 0 }]);
+      for (const [width, height] of [[390, 844], [1366, 900]]) {
+        const page = await newPage(browser, { width, height });
+        await page.goto('/login');
+        await page.getByLabel('ID').fill(`esca-staff${attempts}`);
+        await page.getByLabel('PASSWORD').fill(TEST_PASSWORD);
+        await page.getByRole('button', { name: 'LOGIN' }).click();
+        await page.waitForURL('**/dashboard');
+        await page.goto(`/stores/${storeId}/temp_graphs`);
+        await page.getByTestId('graph-loading').first().waitFor({ state: 'detached' });
+        const onGraph = page.getByTestId('acknowledged-alerts').getByTestId('alert-acknowledgement');
+        await expect.poll(async () => onGraph.textContent()).toContain('扉を閉めて商品を移動（メモ: 霜取り後に再確認）');
+        expect(await onGraph.textContent()).toContain(`esca-staff${attempts} さん`);
+        await screenshot(page, `acknowledged-graph-${width}`);
+        await page.goto(`/stores/${storeId}/haccp_records`);
+        await expect.poll(async () => (await page.getByTestId('haccp-acknowledgement').first().textContent()) ?? '').toContain('扉を閉めて商品を移動');
+        await screenshot(page, `acknowledged-haccp-${width}`);
+        await page.close();
+      }
+    } finally {
+      await stopProcess(worker);
+    }
+  }, 240_000);
 });
