@@ -69,6 +69,9 @@ const EnvSchema = z.object({
   ONRECO_INGEST_WINDOW_MS: z.coerce.number().int().min(0).max(1000).default(50),
   ONRECO_INGEST_BATCH_READINGS: z.coerce.number().int().min(1).max(100_000).default(2000),
   ONRECO_INGEST_WRITERS: z.coerce.number().int().min(1).max(16).default(2),
+  // Webhook endpoints on loopback, link-local or private addresses (docs/decisions/314): off unless a
+  // local relay or a test receiver needs them.
+  ONRECO_WEBHOOK_PRIVATE_TARGETS: flag.default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
   // The graphs read the buckets: readings kept longer than their buckets would not be drawn.

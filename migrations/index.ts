@@ -31,6 +31,7 @@ import * as gatewayReleases from './2026-11-28-90-gateway-releases';
 import * as settingsTemplates from './2026-11-28-92-settings-templates';
 import * as equipmentIndicators from './2026-11-28-93-equipment-indicators';
 import * as reportAppendix from './2026-11-28-96-report-appendix';
+import * as quietHours from './2026-11-29-30-quiet-hours';
 
 // Every migration, in order. A static list (rather than reading the folder at run time) works
 // the same under tsx, vitest and a bundled server. Add new migrations at the end.
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-92-settings-templates': settingsTemplates,
   '2026-11-28-93-equipment-indicators': equipmentIndicators,
   '2026-11-28-96-report-appendix': reportAppendix,
+  '2026-11-29-30-quiet-hours': quietHours,
 };

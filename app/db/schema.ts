@@ -58,6 +58,9 @@ export interface UserTable {
   updated_at: CreatedAt;
   /** Set when the user was deleted: the row stays as a tombstone so history keeps the name (migration 2026-11-24-30). */
   deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Quiet hours, minutes of the day in Japan time, both or neither (migration 2026-11-29-30, decision 315). */
+  quiet_start_minute: Generated<number | null>;
+  quiet_end_minute: Generated<number | null>;
 }
 
 export interface UserUsergroupTable { user_id: number; usergroup_id: number }

@@ -243,7 +243,7 @@ export function alertState(record: Pick<AlertHistoryRecord, 'recoveredAt' | 'sto
 }
 
 /** The acknowledgement's labels wherever it shows (list, CSV, graph, HACCP record, reports). */
-export const ACKNOWLEDGEMENT_LABELS = { acknowledged: '確認', at: '確認日時', by: '確認者', action: '改善措置', note: '確認メモ' } as const;
+export const ACKNOWLEDGEMENT_LABELS = { acknowledged: '確認', at: '確認日時', by: '確認者', action: '改善措置', note: '確認メモ', listTitle: '確認済みの警報と改善措置', reportColumn: '確認・改善措置' } as const;
 
 /**
  * The acknowledgement as one line: 確認 2026/11/21 10:05 山田 太郎: 霜取りを実施（メモ: 商品移動済み）;
@@ -363,6 +363,22 @@ export function stoppableAlertViews(records: readonly AlertHistoryRecord[], stor
         ]
       : [],
   );
+}
+
+/** An acknowledged alert beside the graph: the alert, and who did what (acknowledgementText). */
+export interface AcknowledgedAlertView {
+  id: number;
+  sensorName: string;
+  alertText: string;
+  startedAt: string;
+  acknowledgement: string;
+}
+
+export function acknowledgedAlertViews(records: readonly AlertHistoryRecord[], language: Language): AcknowledgedAlertView[] {
+  return records.flatMap((record) => {
+    const acknowledgement = acknowledgementText(record);
+    return acknowledgement === null ? [] : [{ id: record.alertHistoryId, sensorName: sensorName(record), alertText: alertHistoryText(record, language), startedAt: formatDateTime(record.startedAt), acknowledgement }];
+  });
 }
 
 /** The wire format of GET /v1/alert_history: the specification's fields first, then ours. */

@@ -95,6 +95,7 @@ export const AUDIT_ACTION_LABELS = {
   'user.update': 'ユーザー情報変更',
   'user.delete': 'ユーザー削除',
   'user.password_change': 'パスワード変更',
+  'user.quiet_hours': '通知しない時間帯の変更',
   'user.temporary_password': '仮パスワード発行',
   'usergroup.create': 'ユーザーグループ登録',
   'usergroup.update': 'ユーザーグループ変更',

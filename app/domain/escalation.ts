@@ -46,6 +46,8 @@ export const EscalationStepSchema = z.strictObject({
   channels: z.array(z.enum(ESCALATION_CHANNELS)).min(1, ESCALATION_MESSAGES.channelRequired).max(ESCALATION_CHANNELS.length).default(['mail']),
   /** The chain's webhook endpoints this step posts to (with the webhook channel). */
   webhook_ids: z.array(id).max(20).default([]),
+  /** Each user's quiet hours hold this step's mail to them until they end (decision 315). */
+  quiet_hours: z.boolean().default(false),
 });
 
 export type EscalationStepInput = z.input<typeof EscalationStepSchema>;
@@ -174,6 +176,8 @@ export const ESCALATION_SCREEN = {
   usergroups: 'ユーザーグループ',
   users: 'ユーザー',
   storeStaff: '店舗スタッフ（店舗ユーザーグループ）',
+  quietHours: '各ユーザーの「通知しない時間帯」を守る（時間帯の終わりに送信）',
+  quietHoursShort: '通知しない時間帯を守る',
   channels: '通知手段',
   webhooks: 'Webhook送信先',
   addStep: '段階を追加',

@@ -70,6 +70,11 @@ export interface ReportAlert {
   stoppedAt: Date | null;
   stoppedBy: string | null;
   stopComment: string | null;
+  /** The acknowledgement with its corrective action (decision 237), null while nobody acknowledged. */
+  acknowledgedAt: Date | null;
+  acknowledgedByName: string | null;
+  correctiveAction: string | null;
+  acknowledgeNote: string | null;
 }
 
 /** min / max / mean of some readings (null when there are none) and how many readings they are. */

@@ -73,6 +73,8 @@ export const appUrl = {
   logout: '/logout',
   notFound: '/not_found',
   passwordEdit: '/passwords/edit',
+  /** The signed-in user's quiet hours (decision 315). */
+  quietHoursEdit: '/quiet_hours/edit',
   passwordForget: '/passwords/forget',
   passwordIssue: '/passwords/issue',
   manuals: '/manuals.html',

@@ -60,6 +60,9 @@ export const WEBHOOK_MESSAGES = {
   formatInvalid: '形式を選択してください。',
 } as const;
 
+/** The save's refusal of a URL that reaches this machine or a private network (decision 314). */
+export const webhookPrivateTargetMessage = (address: string): string => `このURLは内部向けのアドレス（${address}）に届くため登録できません。`;
+
 /** The console's Webhook送信先 screen: its texts in one place. */
 export const WEBHOOK_SCREEN = {
   title: 'Webhook送信先',

@@ -148,6 +148,17 @@ export async function listStoppableAlerts(db: Db, viewer: Viewer, storeId: strin
   return rows.map(toRecord).filter(isStoppable);
 }
 
+/** The acknowledged alerts of some sensors that were open at some time in [since, until]: the graph's list of actions taken. */
+export async function listAcknowledgedAlerts(db: Db, viewer: Viewer, storeId: string, equipmentIds: number[], period: { since: Date; until: Date }): Promise<AlertHistoryRecord[]> {
+  const rows = await selectRecords(db, viewer, { storeId, equipmentIds, range: null })
+    .where('h.acknowledged_at', 'is not', null)
+    .where('h.started_at', '<=', period.until)
+    .where((eb) => eb.or([eb('h.recovered_at', 'is', null), eb('h.recovered_at', '>=', period.since)]))
+    .limit(OPEN_ALERTS_MAX)
+    .execute();
+  return rows.map(toRecord);
+}
+
 /** One history row of a store the viewer may see (the stop dialog opened from elsewhere than its page of the list). */
 export async function findAlertRecord(db: Db, viewer: Viewer, storeId: string, alertHistoryId: number): Promise<AlertHistoryRecord | null> {
   const row = await selectRecords(db, viewer, { storeId, equipmentIds: null, range: null }).where('h.alert_history_id', '=', alertHistoryId).executeTakeFirst();

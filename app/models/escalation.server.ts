@@ -3,6 +3,7 @@ import type { Db } from '~/db/db.server';
 import type { AlertCode } from '~/domain/alert-codes';
 import { type EscalationChoices, type EscalationPolicy, type EscalationPolicySave, type EscalationStep, parseEscalationSteps } from '~/domain/escalation';
 import { AUTHORITY } from '~/domain/roles';
+import { type QuietHours, quietHoursOf } from '~/domain/quiet-hours';
 import { seesStore } from './stores.server';
 import { type AlertRecipient, toAlertRecipient } from './users.server';
 
@@ -162,15 +163,18 @@ const recipientColumns = ['users.user_id', 'users.language', 'users.alert_filter
 
 const toRecipients = (rows: Parameters<typeof toAlertRecipient>[0][]) => rows.map(toAlertRecipient);
 
+/** Someone a step reaches, with their quiet hours (decision 315). */
+export type StepRecipient = AlertRecipient & { quietHours: QuietHours | null };
+
 /**
  * Who a step reaches: its users, the members of its user groups and, with store_staff, the users
  * of store-user groups linked to the store; only valid users who may see the store (a step never
  * shows a store to someone outside it).
  */
-export async function stepRecipients(db: Db, storeId: string, step: EscalationStep): Promise<AlertRecipient[]> {
+export async function stepRecipients(db: Db, storeId: string, step: EscalationStep): Promise<StepRecipient[]> {
   const rows = await db
     .selectFrom('users')
-    .select(recipientColumns)
+    .select([...recipientColumns, 'users.quiet_start_minute', 'users.quiet_end_minute'])
     .where('users.valid_flg', '=', 1)
     .where(seesStore(storeId))
     .where((eb) => {
@@ -196,7 +200,7 @@ export async function stepRecipients(db: Db, storeId: string, step: EscalationSt
     })
     .orderBy('users.user_id')
     .execute();
-  return toRecipients(rows);
+  return rows.map((row) => ({ ...toAlertRecipient(row), quietHours: quietHoursOf(row.quiet_start_minute, row.quiet_end_minute) }));
 }
 
 /** Everyone some fired step told about each of the given alerts (recovery and re-notification go to them). */

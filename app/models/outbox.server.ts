@@ -12,6 +12,8 @@ export interface QueuedMail {
   alertHistoryId: number | null;
   /** A produced report to attach, by reference (read when the mail is sent). */
   attachment?: { storeId: string; historyNo: number } | null;
+  /** Not sent before this instant (a recipient's quiet hours, decision 315); unset: at once. */
+  sendAfter?: Date | null;
 }
 
 /** Queues the mails in one statement, in order (mail_id follows the array). */
@@ -19,7 +21,7 @@ export async function enqueueMails(trx: Db, mails: readonly QueuedMail[]): Promi
   if (mails.length === 0) return;
   await trx
     .insertInto('mail_outbox')
-    .values(mails.map((mail) => ({ to_address: mail.toAddress, subject: mail.subject, body: mail.body, store_id: mail.storeId, alert_history_id: mail.alertHistoryId, attachment_store_id: mail.attachment?.storeId ?? null, attachment_history_no: mail.attachment?.historyNo ?? null })))
+    .values(mails.map((mail) => ({ to_address: mail.toAddress, subject: mail.subject, body: mail.body, store_id: mail.storeId, alert_history_id: mail.alertHistoryId, attachment_store_id: mail.attachment?.storeId ?? null, attachment_history_no: mail.attachment?.historyNo ?? null, ...(mail.sendAfter ? { send_after: mail.sendAfter } : {}) })))
     .execute();
 }
 

@@ -152,6 +152,7 @@ export async function reportAlerts(db: Db, storeId: string, equipmentIds: readon
   return db
     .selectFrom('alert_history as a')
     .leftJoin('users as u', 'u.user_id', 'a.stopped_by')
+    .leftJoin('users as ack', 'ack.user_id', 'a.acknowledged_by')
     .select([
       'a.equipment_id as equipmentId',
       'a.alert_id as alertId',
@@ -160,6 +161,10 @@ export async function reportAlerts(db: Db, storeId: string, equipmentIds: readon
       'a.stopped_at as stoppedAt',
       'u.user_name as stoppedBy',
       'a.stop_comment as stopComment',
+      'a.acknowledged_at as acknowledgedAt',
+      'ack.user_name as acknowledgedByName',
+      'a.corrective_action as correctiveAction',
+      'a.acknowledge_note as acknowledgeNote',
     ])
     .where('a.store_id', '=', storeId)
     .where('a.equipment_id', 'in', [...equipmentIds])

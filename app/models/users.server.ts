@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { ALERT_FILTERS, mailsOccurrence } from '~/domain/alert-filter';
 import type { Db } from '~/db/db.server';
+import { type QuietHours, quietHoursOf } from '~/domain/quiet-hours';
 import { seesStore } from './stores.server';
 
 export interface Viewer {
@@ -129,4 +130,18 @@ export async function knownMailAddresses(db: Db, addresses: readonly string[]): 
     from users u cross join lateral unnest(array[u.mailaddress1, u.mailaddress2, u.mailaddress3]) as m(address)
     where u.deleted_at is null and lower(m.address) = any(${wanted}::text[])`.execute(db);
   return new Set(rows.map((row) => row.address));
+}
+
+/** A user's quiet hours (decision 315), null when none. */
+export async function getQuietHours(db: Db, userId: number): Promise<QuietHours | null> {
+  const row = await db.selectFrom('users').select(['quiet_start_minute', 'quiet_end_minute']).where('user_id', '=', userId).executeTakeFirst();
+  return row ? quietHoursOf(row.quiet_start_minute, row.quiet_end_minute) : null;
+}
+
+export async function setQuietHours(db: Db, userId: number, quiet: QuietHours | null): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ quiet_start_minute: quiet?.startMinute ?? null, quiet_end_minute: quiet?.endMinute ?? null })
+    .where('user_id', '=', userId)
+    .execute();
 }

@@ -144,6 +144,10 @@ export async function collectReport(db: Db, source: ReportSource, options: { raw
                 stoppedAt: alert.stoppedAt,
                 stoppedBy: alert.stoppedBy,
                 stopComment: alert.stopComment,
+                acknowledgedAt: alert.acknowledgedAt,
+                acknowledgedByName: alert.acknowledgedByName,
+                correctiveAction: alert.correctiveAction,
+                acknowledgeNote: alert.acknowledgeNote,
               })),
             }
           : null,

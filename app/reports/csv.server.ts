@@ -1,4 +1,5 @@
 import { type CsvCell, csvDocument } from '~/domain/csv';
+import { acknowledgementText, ACKNOWLEDGEMENT_LABELS } from '~/domain/alert-history';
 import { formatDateTime } from '~/domain/japan-time';
 import { formatTemperature } from '~/domain/format';
 import { type ReportDocument, type ReportSensor, ROW_KIND } from '~/domain/report-document';
@@ -9,7 +10,8 @@ import { inForceAt, timedSettings } from '~/domain/report-rows';
 // it, the formula guard on every cell): one table in long format, so a spreadsheet's filter works on
 // every column (issue 29): a row per sensor and table time with the store, the sensor, the time,
 // the value as a number, what the row is (区分), whether it is outside the limits in force, and those
-// limits; the comments (option1) as rows of their own with 区分 コメント. The summary and the alerts
+// limits; the comments (option1) as rows of their own with 区分 コメント, and with the summary (option2)
+// the alerts' acknowledgements with 区分 改善措置. The summary and the alerts table
 // are the PDF's first page (docs/decisions/287).
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
@@ -19,6 +21,8 @@ export const CSV_HEADER = ['店舗番号', '店舗名', 'センサー', 'シリ�
 /** 区分: what a row is. */
 export const CSV_ROW_LABELS: Record<number, string> = { [ROW_KIND.value]: '測定値', [ROW_KIND.missing]: '欠測', [ROW_KIND.error]: 'ERROR', [ROW_KIND.defrost]: '霜取り' };
 export const CSV_COMMENT_LABEL = 'コメント';
+/** An alert's acknowledgement and corrective action (decision 237). */
+export const CSV_ACKNOWLEDGEMENT_LABEL = ACKNOWLEDGEMENT_LABELS.action;
 /** A period beyond retention or without readings says so in a row of its own, as wide as the others. */
 export const CSV_NOTICE_LABEL = '注記';
 const OUTSIDE_LABEL = '上下限外';
@@ -49,6 +53,11 @@ function sensorRows(sensor: ReportSensor, store: string[], times: string[]): Csv
     rows.push([...store, sensor.name, sensor.serialNo, times[i] ?? formatDateTime(new Date(table.at[i])), Number.isNaN(value) ? '' : formatTemperature(value), CSV_ROW_LABELS[kind], outside ? OUTSIDE_LABEL : '', limit(lower), limit(upper), '', '']);
   }
   for (const comment of sensor.comments ?? []) rows.push([...store, sensor.name, sensor.serialNo, formatDateTime(comment.at), '', CSV_COMMENT_LABEL, '', '', '', comment.comment, comment.userName ?? '']);
+  // The alerts' acknowledgements (with the summary, option2): 区分 改善措置 at the time it was acknowledged.
+  for (const alert of sensor.summary?.alerts ?? []) {
+    const acknowledgement = acknowledgementText(alert);
+    if (acknowledgement !== null && alert.acknowledgedAt !== null) rows.push([...store, sensor.name, sensor.serialNo, formatDateTime(alert.acknowledgedAt), '', CSV_ACKNOWLEDGEMENT_LABEL, '', '', '', `${alert.label} ${acknowledgement}`, alert.acknowledgedByName ?? '']);
+  }
   return rows;
 }
 

@@ -2,6 +2,7 @@
 // from a ReportDocument without pdfmake, so it is unit-tested alone (tests/unit/reports/). The
 // renderer (pdf.server.ts) only turns these shapes and strings into pdfmake nodes.
 import { formatDate, formatDateTime, japanParts } from '~/domain/japan-time';
+import { acknowledgementText, ACKNOWLEDGEMENT_LABELS } from '~/domain/alert-history';
 import { formatDegrees, formatTemperature, MISSING_TEXT } from '~/domain/format';
 import { type ReportDocument, type ReportInterval, type ReportPoints, type ReportSensor, type ReportSettingsPeriod, type ReportSummary, type ReportSummaryFigures, type ReportTable, type ReportWindow, ROW_KIND } from '~/domain/report-document';
 
@@ -341,7 +342,7 @@ export const SECTION_TEXTS = {
   summaryHeader: ['最低', '最高', '平均', '上下限外の時間', 'データ取得率'],
   /** The figures over every reading, printed under the counted ones when they differ. */
   allReadings: '全測定値（除外時間帯を含む）',
-  alertHeader: ['アラート', '発生', '復旧', '停止', '停止者', '改善措置(コメント)'],
+  alertHeader: ['アラート', '発生', '復旧', '停止', '停止者', '改善措置(コメント)', ACKNOWLEDGEMENT_LABELS.reportColumn],
   noAlerts: 'この期間のアラートはありません',
 } as const;
 
@@ -351,7 +352,7 @@ export function commentCells(comment: NonNullable<ReportSensor['comments']>[numb
 
 export function alertCells(alert: NonNullable<ReportSensor['summary']>['alerts'][number]): string[] {
   const at = (instant: Date | null) => (instant ? formatDateTime(instant) : MISSING_TEXT);
-  return [alert.label, formatDateTime(alert.startedAt), at(alert.recoveredAt), at(alert.stoppedAt), alert.stoppedBy ?? MISSING_TEXT, alert.stopComment ?? MISSING_TEXT];
+  return [alert.label, formatDateTime(alert.startedAt), at(alert.recoveredAt), at(alert.stoppedAt), alert.stoppedBy ?? MISSING_TEXT, alert.stopComment ?? MISSING_TEXT, acknowledgementText(alert) ?? MISSING_TEXT];
 }
 
 /** The coverage as a percentage with one decimal (`--` for a period without slots). */

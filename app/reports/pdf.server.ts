@@ -293,7 +293,7 @@ function alertsTable(doc: ReportDocument): Content {
   const alerts = doc.sensors.flatMap((sensor) => (sensor.summary?.alerts ?? []).map((a) => [sensor.name, ...alertCells(a)]));
   if (alerts.length === 0) return styled(SECTION_TEXTS.noAlerts, 'note');
   const body: Content[][] = [headerRow(['センサー', ...SECTION_TEXTS.alertHeader]), ...alerts.map((cells) => cellRow(cells))];
-  return { table: { headerRows: 1, widths: [60, 60, 52, 52, 52, 44, '*'], body }, layout: 'lightHorizontalLines', margin: [0, 2, 0, 8] };
+  return { table: { headerRows: 1, widths: [56, 56, 50, 50, 50, 40, '*', '*'], body }, layout: 'lightHorizontalLines', margin: [0, 2, 0, 8] };
 }
 
 /** 作成者 / 確認者 boxes with room for a name, a date and a seal. */

@@ -7,11 +7,11 @@ import { toCompactDate } from '~/domain/japan-time';
 import { absoluteUrl, sensorGraphUrl } from '~/domain/urls';
 import { getEnv } from '~/env.server';
 import { loadAlertStopSchedules } from '~/models/alert-schedules.server';
-import { type EscalationCandidate, listEscalationCandidates, listStorePolicies, lockUnacknowledgedAlert, recordFiredStep, stepRecipients } from '~/models/escalation.server';
+import { type EscalationCandidate, listEscalationCandidates, listStorePolicies, lockUnacknowledgedAlert, recordFiredStep, type StepRecipient, stepRecipients } from '~/models/escalation.server';
+import { quietHoursEnd } from '~/domain/quiet-hours';
 import { type QueuedMail, enqueueMails } from '~/models/outbox.server';
 import { WEBHOOK_EVENTS } from '~/domain/webhooks';
 import { queueWebhookDeliveries, type WebhookAlert } from './webhooks.server';
-import type { AlertRecipient } from '~/models/users.server';
 
 // Fires the escalation steps that are due (docs/decisions/236-escalation.md). Each step of each
 // alert is its own transaction: the alert row is locked (an acknowledgement waits or wins), the
@@ -50,7 +50,7 @@ async function fireStep(db: Db, policy: EscalationPolicy, alert: EscalationCandi
     const recipients = await stepRecipients(trx, alert.storeId, step);
     const recorded = await recordFiredStep(trx, { storeId: alert.storeId, alertHistoryId: alert.alertHistoryId, stepNo, userIds: recipients.map((r) => r.userId), at: now });
     if (!recorded) return false;
-    if (step.channels.includes('mail')) await enqueueMails(trx, escalationMails(alert, recipients));
+    if (step.channels.includes('mail')) await enqueueMails(trx, escalationMails(alert, recipients, step.quiet_hours, now));
     if (step.channels.includes('webhook')) await queueWebhookDeliveries(trx, step.webhook_ids, webhookAlertOf(alert, stepNo), now);
     return true;
   });
@@ -61,8 +61,11 @@ function webhookAlertOf(alert: EscalationCandidate, stepNo: number): WebhookAler
   return { event: WEBHOOK_EVENTS.open, storeId, storeName, alertHistoryId, equipmentId, equipmentName, code, value: alert.temperature, simulatedValue: alert.simulatedTemperature, openedAt: alert.startedAt, recoveredAt: null, stepNo };
 }
 
-/** The opening mail, to each address of each person the step reaches. */
-function escalationMails(alert: EscalationCandidate, recipients: readonly AlertRecipient[]): QueuedMail[] {
+/**
+ * The opening mail, to each address of each person the step reaches; with a step that honours quiet
+ * hours, a person inside theirs gets it when they end (held in the outbox, not dropped).
+ */
+function escalationMails(alert: EscalationCandidate, recipients: readonly StepRecipient[], honourQuietHours: boolean, now: Date): QueuedMail[] {
   const graphUrl = alert.equipmentId === null ? null : absoluteUrl(getEnv().ONRECO_PUBLIC_URL, sensorGraphUrl(alert.storeId, alert.equipmentId, toCompactDate(alert.startedAt)));
   const facts = {
     kind: 'open' as const,
@@ -79,6 +82,7 @@ function escalationMails(alert: EscalationCandidate, recipients: readonly AlertR
   };
   return recipients.flatMap((recipient) => {
     const mail = alertMail(facts, recipient.language);
-    return recipient.addresses.map((address) => ({ toAddress: address, subject: mail.subject, body: mail.text, storeId: alert.storeId, alertHistoryId: alert.alertHistoryId }));
+    const sendAfter = honourQuietHours ? quietHoursEnd(recipient.quietHours, now) : null;
+    return recipient.addresses.map((address) => ({ toAddress: address, subject: mail.subject, body: mail.text, storeId: alert.storeId, alertHistoryId: alert.alertHistoryId, sendAfter }));
   });
 }

@@ -1,8 +1,10 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
 import type { Db } from '~/db/db.server';
 import { absoluteUrl, alertAcknowledgeUrl } from '~/domain/urls';
-import { nextWebhookAttempt, renderWebhookBody, WEBHOOK_HEADERS, type WebhookAlertFacts, type WebhookEndpointCreate, webhookSignedText } from '~/domain/webhooks';
+import { nextWebhookAttempt, renderWebhookBody, WEBHOOK_HEADERS, type WebhookAlertFacts, type WebhookEndpointCreate, webhookPrivateTargetMessage, webhookSignedText } from '~/domain/webhooks';
 import { getEnv } from '~/env.server';
 import { audit } from '~/models/audit.server';
 import {
@@ -19,18 +21,23 @@ import {
 } from '~/models/webhooks.server';
 import type { Viewer } from '~/models/users.server';
 import { logger } from './logger.server';
+import { assertLiteralTarget, checkWebhookTarget, guardedLookup } from './webhook-targets.server';
 
 // Webhook endpoints and their delivery (docs/decisions/285-webhooks.md, docs/webhooks.md).
 
 // ---- administration: each change in one transaction with its audit row ---------------------
 
-/** A new endpoint with a secret of ours, returned once (only its holder can verify signatures). */
-export async function createWebhookEndpoint(db: Db, viewer: Viewer, input: WebhookEndpointCreate, now: Date): Promise<{ endpointId: number; secret: string }> {
+export type WebhookEndpointCreated = { ok: true; endpointId: number; secret: string } | { ok: false; reason: 'invalid'; fields: Record<string, string> };
+
+/** A new endpoint with a secret of ours, returned once; refused when its URL reaches a private address (314). */
+export async function createWebhookEndpoint(db: Db, viewer: Viewer, input: WebhookEndpointCreate, now: Date): Promise<WebhookEndpointCreated> {
+  const target = await checkWebhookTarget(input.url);
+  if (!target.ok) return { ok: false, reason: 'invalid', fields: { url: webhookPrivateTargetMessage(target.address) } };
   const secret = `whsec_${randomBytes(32).toString('hex')}`;
   return db.transaction().execute(async (trx) => {
     const endpointId = await insertWebhookEndpoint(trx, { name: input.endpoint_name, url: input.url, format: input.format, secret, createdBy: viewer.userId, at: now });
     await audit(trx, { at: now, userId: viewer.userId, action: 'webhook_endpoint.create', targetType: 'webhook_endpoint', targetId: endpointId, details: { before: null, after: { endpoint_id: endpointId, ...input } } });
-    return { endpointId, secret };
+    return { ok: true as const, endpointId, secret };
   });
 }
 
@@ -84,22 +91,36 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** Deliveries one run sends at most; the next run (a second later) goes on. */
 const MAX_PER_RUN = 200;
 
+/** One POST through the guarded lookup (no redirects followed): any 2xx is delivered. */
+function send(target: URL, body: string, headers: Record<string, string>): Promise<number> {
+  assertLiteralTarget(target);
+  const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = request(target, { method: 'POST', lookup: guardedLookup, timeout: REQUEST_TIMEOUT_MS, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (response) => {
+      // The receiver's answer is not ours to keep: read it only to free the connection.
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('error', reject);
+    });
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer in ${REQUEST_TIMEOUT_MS / 1000} s`)));
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
 async function post(url: string, secret: string, body: string, headers: Record<string, string>): Promise<{ ok: boolean; status: number | null; error: string }> {
   const timestamp = Math.floor(Date.now() / 1000);
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      headers: { 'Content-Type': 'application/json; charset=utf-8', 'User-Agent': 'On-Reco-Webhook/1', [WEBHOOK_HEADERS.timestamp]: String(timestamp), [WEBHOOK_HEADERS.signature]: webhookSignature(secret, timestamp, body), ...headers },
-      body,
+    const status = await send(new URL(url), body, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'User-Agent': 'On-Reco-Webhook/1',
+      [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+      [WEBHOOK_HEADERS.signature]: webhookSignature(secret, timestamp, body),
+      ...headers,
     });
-    // The receiver's answer is not ours to keep: read it only to free the connection.
-    await response.arrayBuffer().catch(() => undefined);
-    return { ok: response.status >= 200 && response.status < 300, status: response.status, error: `HTTP ${response.status}` };
+    return { ok: status >= 200 && status < 300, status, error: `HTTP ${status}` };
   } catch (error) {
-    const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-    return { ok: false, status: null, error: cause };
+    return { ok: false, status: null, error: error instanceof Error ? error.message : String(error) };
   }
 }
 

@@ -261,6 +261,20 @@ describe('/stores/{store_id}/temp_graphs', () => {
   };
   const load = async (cookie: string, query: string) => call(pageLoader, get(`/stores/S001/temp_graphs?${query}`, undefined, { Cookie: cookie }), { storeId: 'S001' });
 
+  it('lists the acknowledged alerts of the sensors drawn in the period: the alert, who acknowledged and the corrective action (not another day\'s, nor an unacknowledged one)', async () => {
+    const { fridge, freezer } = await chain();
+    const store1 = Number((await db.selectFrom('users').select('user_id').where('login_id', '=', 'store1').executeTakeFirstOrThrow()).user_id);
+    const alert = (startedAt: Date, equipmentId: number, acknowledged: boolean) => ({
+      store_id: 'S001', equipment_id: equipmentId, alert_id: 'OE00000001', alert_data1: null, temperature: 12.5, lower_limit: 0, upper_limit: 10, started_at: startedAt, recovered_at: null, stopped_at: null, stopped_by: null, stop_comment: null, last_notified_at: null,
+      ...(acknowledged ? { acknowledged_at: new Date(startedAt.getTime() + 5 * 60_000), acknowledged_by: store1, corrective_action: '霜取りを実施', acknowledge_note: '商品は移動済み' } : {}),
+    });
+    await db.insertInto('alert_history').values([alert(fromJapan(2026, 11, 20, 12, 0), fridge, true), alert(fromJapan(2026, 11, 22, 9, 0), fridge, true), alert(fromJapan(2026, 11, 20, 13, 0), freezer, false)]).execute();
+    await db.updateTable('alert_history').set({ recovered_at: fromJapan(2026, 11, 20, 14, 0) }).where('started_at', '=', fromJapan(2026, 11, 20, 12, 0)).execute();
+    const cookie = await sessionOf('store1');
+    const page = await (await load(cookie, `equipment_id=${fridge},${freezer}&start_date=20261120`)).json();
+    expect(page.acknowledgedAlerts).toEqual([{ id: expect.any(Number), sensorName: '冷蔵ケース', alertText: expect.stringContaining('上限'), startedAt: '2026/11/20 12:00', acknowledgement: '確認 2026/11/20 12:05 store1 さん: 霜取りを実施（メモ: 商品は移動済み）' }]);
+  });
+
   it('pre-checks the equipment_id of the link, draws its limits and shades its defrost and the store’s alert stops', async () => {
     const { fridge, freezer } = await chain();
     await insertReadings('S001', fridge, [['2026/11/20 10:00', 4.0], ['2026/11/20 12:00', 12.5]]);

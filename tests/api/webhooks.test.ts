@@ -22,6 +22,8 @@ import { call, get, postJson, tokenFor } from '../support/requests';
 // Webhooks as a channel of escalation steps (decision 285), against a real HTTP receiver on this
 // machine: the worker's delivery runs with the clock passed in, so retries are stepped, not waited.
 
+// The receiver is on this machine: the installation's setting lets endpoints reach it (decision 314).
+process.env.ONRECO_WEBHOOK_PRIVATE_TARGETS = '1';
 process.env.ONRECO_OUTBOX_DIR = mkdtempSync(path.join(tmpdir(), 'onreco-outbox-'));
 const db = testDb();
 const log = pino({ level: 'silent' });

@@ -56,8 +56,8 @@ describe('エスカレーション設定 page', () => {
     expect(saved.storegroup_id).toBe(group.storegroup_id);
     expect(saved.store_id).toBeNull();
     expect(saved.steps).toEqual([
-      { delay_minutes: 0, usergroup_ids: [usergroup.usergroup_id], user_ids: [], store_staff: false, channels: ['mail'], webhook_ids: [] },
-      { delay_minutes: 30, usergroup_ids: [], user_ids: [user.user_id], store_staff: false, channels: ['mail'], webhook_ids: [] },
+      { delay_minutes: 0, usergroup_ids: [usergroup.usergroup_id], user_ids: [], store_staff: false, channels: ['mail'], webhook_ids: [], quiet_hours: false },
+      { delay_minutes: 30, usergroup_ids: [], user_ids: [user.user_id], store_staff: false, channels: ['mail'], webhook_ids: [], quiet_hours: false },
     ]);
     const audits = () => db.selectFrom('audit_log').select('action').where('target_type', '=', 'escalation_policy').where('target_id', '=', String(saved.policy_id)).execute();
     expect((await audits()).map((row) => row.action)).toEqual(['escalation_policy.save']);

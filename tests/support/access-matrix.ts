@@ -311,6 +311,8 @@ export const SAMPLES: Readonly<Record<string, Sample | readonly Sample[]>> = {
     input: ({ caller }) => ({ login_id: caller.loginId ?? 'mxastore', old_pass: TEST_PASSWORD, new_pass: 'another_horse_battery', new_pass_verification: 'another_horse_battery' }),
   },
   requestPasscode: { input: () => ({ login_id: 'nobody_of_either_chain' }) },
+  getQuietHours: { input: () => undefined },
+  saveQuietHours: { input: () => ({ quiet_start: '22:00', quiet_end: '06:00' }) },
   getUser: {
     input: ({ ref }) => ({ user_id: ref('user_id') }),
     // Declared: a user reads their own record, administrators anyone's; anyone else is 403 whatever the id.

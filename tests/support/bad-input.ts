@@ -170,6 +170,7 @@ export function validExamples(w: SweepWorld): Readonly<Record<string, Example>> 
     changePassword: { login_id: w.adminLogin, old_pass: TEST_PASSWORD, new_pass: 'sweep_password_2', new_pass_verification: 'sweep_password_2' },
     requestPasscode: { login_id: w.adminLogin },
     getUser: { user_id: w.userId },
+    saveQuietHours: { quiet_start: '22:00', quiet_end: '06:00' },
     listPrefectures: { region_id: 3 },
     listStoregroups: { company_id: 'C001' },
     listNotices: { limit: 10 },

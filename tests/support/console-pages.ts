@@ -61,5 +61,6 @@ export async function consolePages(db: Db): Promise<ConsolePage[]> {
     { name: 'audit-log', path: appUrl.auditLog },
     { name: 'gateways', path: appUrl.gatewayList },
     { name: 'password-edit', path: appUrl.passwordEdit },
+    { name: 'quiet-hours-edit', path: appUrl.quietHoursEdit },
   ];
 }

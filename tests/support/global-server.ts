@@ -42,6 +42,8 @@ export default async function setup(project: TestProject) {
         SESSION_SECRET: 'e2e-session-secret-0123456789',
         ONRECO_PUBLIC_URL: `http://localhost:${port}`,
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        // The webhook tests' receivers listen on 127.0.0.1 (decision 314 refuses them otherwise).
+        ONRECO_WEBHOOK_PRIVATE_TARGETS: '1',
         // The tests provoke 4xx on purpose: the server's warn lines would only be noise here.
         LOG_LEVEL: 'error',
       },

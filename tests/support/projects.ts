@@ -11,7 +11,7 @@ const e2e = (names: string[]) => names.map((name) => `tests/e2e/${name}.test.ts`
  */
 export const E2E_SYSTEM = e2e([
   'accessibility', 'alert-mail', 'api-docs', 'cli', 'cli-import', 'foundation', 'gateway-console', 'gateway-health-mail', 'gateway-releases', 'live-outage',
-  'live-updates', 'nginx',
+  'live-updates', 'nginx', 'escalation-done',
 ]);
 
 /**

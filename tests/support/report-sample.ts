@@ -109,6 +109,10 @@ export function sampleReportDocument(options: SampleOptions = {}): ReportDocumen
                     stoppedAt: fromJapan(year, month, day + 3, 10, 35),
                     stoppedBy: '山田 花子',
                     stopComment: '扉の閉め忘れ。商品を別ケースへ移動した。',
+                    acknowledgedAt: fromJapan(year, month, day + 3, 10, 32),
+                    acknowledgedByName: '山田 花子',
+                    correctiveAction: '扉を閉めた',
+                    acknowledgeNote: null,
                   },
                 ],
           }

@@ -12,7 +12,7 @@ import { appUrl } from '~/domain/urls';
 // schema, steps added and removed as a Conform list) and the policies by scope.
 
 const codeLabel = (code: string) => textsFor('JP').alerts[code as keyof ReturnType<typeof textsFor>['alerts']] ?? code;
-const NEW_STEP: EscalationStepInput = { delay_minutes: 0, usergroup_ids: [], user_ids: [], store_staff: false, channels: ['mail'], webhook_ids: [] };
+const NEW_STEP: EscalationStepInput = { delay_minutes: 0, usergroup_ids: [], user_ids: [], store_staff: false, channels: ['mail'], webhook_ids: [], quiet_hours: false };
 
 function FieldError({ field }: { field: FieldMetadata<unknown> }) {
   return <p className="field-error" id={field.errorId}>{field.errors?.[0]}</p>;
@@ -126,6 +126,10 @@ export function EscalationPolicyForm({ policy, choices, lastResult }: { policy: 
                     {ESCALATION_SCREEN.storeStaff}
                   </label>
                   <ChoiceSelect field={stepFields.webhook_ids} label={ESCALATION_SCREEN.webhooks} options={choices.webhooks} />
+                  <label className="inline-flex items-center gap-2 text-sm">
+                    <input {...getInputProps(stepFields.quiet_hours, { type: 'checkbox' })} />
+                    {ESCALATION_SCREEN.quietHours}
+                  </label>
                 </div>
               </div>
             );
@@ -182,7 +186,7 @@ export function EscalationPolicyList({ policies, choices, message, failed }: { p
                           ...(step.store_staff ? [ESCALATION_SCREEN.storeStaff] : []),
                           ...step.webhook_ids.map((id) => nameOf(choices.webhooks, id)),
                         ].join('、')}{' '}
-                        （{step.channels.map((channel) => ESCALATION_CHANNEL_LABELS[channel]).join('・')}）
+                        （{step.channels.map((channel) => ESCALATION_CHANNEL_LABELS[channel]).join('・')}）{step.quiet_hours ? ` ${ESCALATION_SCREEN.quietHoursShort}` : ''}
                       </li>
                     ))}
                   </ol>

@@ -6,6 +6,7 @@ import { NOTICE_POPUP_STEP } from '~/domain/notices';
 import { ACCOUNT_MENU_LINKS, HEADER_LINKS, HEADER_MENUS, type MenuLink, type Permission, visibleLinks, visibleMenu } from '~/domain/roles';
 import { appUrl, resourceUrl } from '~/domain/urls';
 import type { Notice } from '~/domain/notice-schemas';
+import { QUIET_HOURS_TEXTS } from '~/domain/quiet-hours';
 import { PopupMenu } from './popup-menu';
 
 export interface HeaderViewer {
@@ -148,6 +149,11 @@ function AccountLinks({ viewer, links }: { viewer: HeaderViewer; links: readonly
         <li>
           <Link to={appUrl.passwordEdit} className="menu-item">
             パスワード変更
+          </Link>
+        </li>
+        <li>
+          <Link to={appUrl.quietHoursEdit} className="menu-item">
+            {QUIET_HOURS_TEXTS.title}
           </Link>
         </li>
         <li>

@@ -1,4 +1,6 @@
 import { PasscodeIssuedSchema, PasscodeRequestSchema, PasswordChangedSchema, PasswordChangeSchema, AuthInfoSchema, TokenRequestSchema, TokenRevokedSchema } from '../auth-schemas';
+import { z } from 'zod';
+import { QuietHoursSaveSchema } from '../quiet-hours';
 import { UserQuerySchema, UserSummarySchema } from '../user-schemas';
 import { body, defineCall, jsonAnswer, query } from './call';
 
@@ -52,4 +54,22 @@ export const getUser = defineCall('getUser', 'GET /on-reco/v1/users', {
     { status: 404, error: 'not_found', when: 'no such user' },
   ],
   references: { user_id: 'user' },
+});
+
+const QuietHoursAnswerSchema = z.strictObject({
+  quiet_start: z.string().regex(/^\d{2}:\d{2}$/).nullable().describe('HH:MM, Japan time; null: no quiet hours.'),
+  quiet_end: z.string().regex(/^\d{2}:\d{2}$/).nullable(),
+});
+
+export const getQuietHours = defineCall('getQuietHours', 'GET /on-reco/v1/user/quiet_hours', {
+  summary: 'The signed-in user\'s quiet hours',
+  answer: jsonAnswer(QuietHoursAnswerSchema, 'Both times, or both null.'),
+});
+
+export const saveQuietHours = defineCall('saveQuietHours', 'POST /on-reco/v1/user/quiet_hours', {
+  summary: 'Set or clear the signed-in user\'s quiet hours',
+  description:
+    'quiet_start and quiet_end as HH:MM, Japan time (start after end spans midnight), or both null / empty to clear. Escalation steps with quiet_hours true hold this user\'s mail until the quiet hours end (decision 315); other notifications are not held. Audited.',
+  input: body(QuietHoursSaveSchema),
+  answer: jsonAnswer(QuietHoursAnswerSchema, 'The quiet hours as saved.'),
 });

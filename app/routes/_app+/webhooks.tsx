@@ -38,8 +38,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent.data.intent === 'create') {
     const submission = parseWithZod(formData, { schema: WebhookEndpointCreateSchema });
     if (submission.status !== 'success') return json({ intent: 'create' as const, result: submission.reply(), secret: null, message: null }, { status: 400 });
-    const { secret } = await createWebhookEndpoint(db, viewer, submission.value, now);
-    return json({ intent: 'create' as const, result: submission.reply({ resetForm: true }), secret, message: WEBHOOK_SCREEN.created });
+    const created = await createWebhookEndpoint(db, viewer, submission.value, now);
+    if (!created.ok) return json({ intent: 'create' as const, result: submission.reply({ fieldErrors: Object.fromEntries(Object.entries(created.fields).map(([field, message]) => [field, [message]])) }), secret: null, message: null }, { status: 400 });
+    return json({ intent: 'create' as const, result: submission.reply({ resetForm: true }), secret: created.secret, message: WEBHOOK_SCREEN.created });
   }
   if (intent.data.intent === 'delete') {
     const parsed = WebhookEndpointDeleteSchema.safeParse(Object.fromEntries(formData));

@@ -3,6 +3,7 @@ import { createWebhookEndpoint as createCall, deleteWebhookEndpoint as deleteCal
 import { toCompactDateTime } from '~/domain/japan-time';
 import type { WebhookEndpoint } from '~/domain/webhooks';
 import { apiError } from '~/http/access.server';
+import { invalidRequest } from '~/http/api.server';
 import { apiAction, apiActions, apiLoader } from '~/http/api-route.server';
 import { getWebhookEndpoint, listWebhookEndpoints } from '~/models/webhooks.server';
 import { createWebhookEndpoint, removeWebhookEndpoint } from '~/services/webhooks.server';
@@ -21,7 +22,9 @@ export const loader = apiLoader(listCall, async ({ db }) => ({ endpoints: (await
 
 export const action = apiActions(
   apiAction(createCall, async ({ viewer, input, db, now }) => {
-    const { endpointId, secret } = await createWebhookEndpoint(db, viewer, input, now);
+    const created = await createWebhookEndpoint(db, viewer, input, now);
+    if (!created.ok) throw invalidRequest(created.fields);
+    const { endpointId, secret } = created;
     const endpoint = await getWebhookEndpoint(db, endpointId);
     if (!endpoint) throw apiError(404, 'not_found', `No webhook endpoint ${endpointId}.`);
     return json({ ...toItem(endpoint), secret }, { status: 201 });

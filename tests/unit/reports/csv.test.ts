@@ -1,6 +1,7 @@
 import { parseString } from 'fast-csv';
 import { describe, expect, it } from 'vitest';
 import { csvDocument } from '~/domain/csv';
+import { formatDateTime } from '~/domain/japan-time';
 import { CSV_HEADER, renderReportCsv } from '~/reports/csv.server';
 import { sampleReportDocument } from '../../support/report-sample';
 
@@ -27,7 +28,7 @@ describe('renderReportCsv', () => {
     expect(rows[0]).toEqual([...CSV_HEADER]);
     // Every row has every column: a spreadsheet filters it.
     expect(rows.every((row) => row.length === CSV_HEADER.length)).toBe(true);
-    const data = rows.slice(1).filter((row) => row[6] !== 'コメント');
+    const data = rows.slice(1).filter((row) => row[6] !== 'コメント' && row[6] !== '改善措置');
     expect(data).toHaveLength(3 * 6 * 144);
     expect(data.every((row) => row[0] === '0001' && row[1] === '渋谷道玄坂店')).toBe(true);
     expect(data.every((row) => /^(-?\d+\.\d)?$/.test(row[5]))).toBe(true);
@@ -41,6 +42,18 @@ describe('renderReportCsv', () => {
     expect(data.filter((row) => row[6] === '測定値' && row[7] === '').every((row) => Number(row[5]) <= Number(row[9]) && Number(row[5]) >= Number(row[8]))).toBe(true);
     expect(rows).toContainEqual(['0001', '渋谷道玄坂店', doc.sensors[1].name, doc.sensors[1].serialNo, '2026/11/01 00:00', '', 'コメント', '', '', '', '一行目\n二行目, "引用"', '山田']);
     expect(csv.toString('utf8')).toBe(csvDocument(rows));
+  });
+
+  it('writes each acknowledged alert as a row of 区分 改善措置: when, the alert, who acknowledged and the corrective action', async () => {
+    const doc = sampleReportDocument({ sensors: 2, days: 1 });
+    const alert = doc.sensors[1].summary!.alerts[0];
+    alert.acknowledgeNote = '商品は別ケースへ';
+    doc.sensors[0].summary!.alerts[0].acknowledgedAt = null;
+    const rows = await parse(await renderReportCsv(doc));
+    const actions = rows.filter((row) => row[6] === '改善措置');
+    expect(actions).toEqual([
+      ['0001', '渋谷道玄坂店', doc.sensors[1].name, doc.sensors[1].serialNo, formatDateTime(alert.acknowledgedAt!), '', '改善措置', '', '', '', `上限温度超過 確認 ${formatDateTime(alert.acknowledgedAt!)} 山田 花子: 扉を閉めた（メモ: 商品は別ケースへ）`, '山田 花子'],
+    ]);
   });
 
   it('guards a sensor name, a comment and its author that a spreadsheet would run as a formula', async () => {

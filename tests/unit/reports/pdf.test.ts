@@ -41,7 +41,14 @@ describe('renderReportPdf', () => {
     expect(text).toContain('付録');
     expect(text).toContain('冷蔵ケース1');
     expect(text).toContain('上限温度超過');
-    expect(first).toContain('扉の閉め忘れ。商品を別ケースへ');
+    // The stop comment wraps in its narrower column (the acknowledgement has one beside it).
+    expect(first).toContain('扉の閉め忘れ。');
+    expect(first).toContain('商品を別ケース');
+    // The acknowledgement: who and the corrective action, in a column of its own.
+    expect(first).toContain('確認・改善措置');
+    expect(first).toContain('確認 2026/11/04');
+    expect(first).toContain('10:32 山田 花子:');
+    expect(first).toContain('扉を閉めた');
     expect(text).toContain('山田 花子');
     expect(text).toContain('ERROR');
     expect(text).toContain('DEF');

@@ -2,8 +2,9 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, js
 import { Link } from '@remix-run/react';
 import { GraphPanel } from '~/components/graphs/graph-panel';
 import { StopAlertLinks } from '~/components/alert-history/stop-links';
-import { stoppableAlertViews } from '~/domain/alert-history';
-import { listStoppableAlerts } from '~/models/alert-history.server';
+import { AcknowledgedAlerts } from '~/components/alert-history/acknowledged-alerts';
+import { acknowledgedAlertViews, type AlertHistoryRecord, stoppableAlertViews } from '~/domain/alert-history';
+import { listAcknowledgedAlerts, listStoppableAlerts } from '~/models/alert-history.server';
 import { StorePage } from '~/components/page-kit';
 import { PageError } from '~/components/page-error';
 import { StaleDataMark } from '~/components/stale-data-mark';
@@ -38,6 +39,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The open alerts of the sensors drawn, each with 警報を停止 (issue 33 item 2).
   const shown = [...new Set(panels.flatMap((panel) => panel.selected))];
   const openAlerts = shown.length === 0 ? [] : stoppableAlertViews(await listStoppableAlerts(db, viewer, storeId, shown), storeId, viewer.language);
+  // Each panel's acknowledged alerts: the corrective action and who took it (issue 28 part 2).
+  const acknowledged = new Map<number, AlertHistoryRecord>();
+  for (const panel of panels) {
+    if (panel.selected.length === 0) continue;
+    const period = { since: new Date(panel.sinceMs), until: new Date(panel.sinceMs + panel.slotCount * panel.stepMinutes * 60_000) };
+    for (const record of await listAcknowledgedAlerts(db, viewer, storeId, panel.selected, period)) acknowledged.set(record.alertHistoryId, record);
+  }
   return json({
     storeId,
     today,
@@ -45,6 +53,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     sensors: sensors.map(({ defrost: _defrost, ...sensor }) => sensor),
     panels,
     openAlerts,
+    acknowledgedAlerts: acknowledgedAlertViews([...acknowledged.values()], viewer.language),
   });
 }
 
@@ -67,7 +76,7 @@ export const clientLoader = liveClientLoader;
 export default function TemperatureGraphsPage() {
   // 000 §9: reloaded every 60 s while the tab is visible (no change events: the graph is heavy).
   const {
-    data: { storeId, states, sensors, panels, today, openAlerts },
+    data: { storeId, states, sensors, panels, today, openAlerts, acknowledgedAlerts },
     staleSince,
   } = useLiveData<typeof loader>({ events: false });
   const full = states.length >= GRAPH_MAX_PANELS;
@@ -108,6 +117,7 @@ export default function TemperatureGraphsPage() {
           {panels.map((panel, index) => (
             <GraphPanel key={index} index={index} storeId={storeId} states={states} panel={panel} sensors={sensors} today={today} />
           ))}
+          <AcknowledgedAlerts alerts={acknowledgedAlerts} />
         </div>
       )}
     </StorePage>
