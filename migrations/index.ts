@@ -36,6 +36,7 @@ import * as quietHours from './2026-11-29-30-quiet-hours';
 // Every migration, in order. A static list (rather than reading the folder at run time) works
 // the same under tsx, vitest and a bundled server. Add new migrations at the end.
 import * as workerHeartbeats from './2026-11-28-10-worker-heartbeats';
+import * as equipmentDriftFlags from './2026-11-29-20-equipment-drift-flags';
 export const migrations: Record<string, Migration> = {
   '2026-11-21-01-initial-schema': initialSchema,
   '2026-11-21-02-temporary-passwords': temporaryPasswords,
@@ -70,5 +71,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-92-settings-templates': settingsTemplates,
   '2026-11-28-93-equipment-indicators': equipmentIndicators,
   '2026-11-28-96-report-appendix': reportAppendix,
+  '2026-11-29-20-equipment-drift-flags': equipmentDriftFlags,
   '2026-11-29-30-quiet-hours': quietHours,
 };

@@ -496,6 +496,7 @@ export interface Database {
   known_sign_in_addresses: KnownSignInAddressTable;
   sensor_settings_history: SensorSettingsHistoryTable;
   equipment_indicators: EquipmentIndicatorTable;
+  equipment_drift_flags: EquipmentDriftFlagTable;
   settings_templates: SettingsTemplateTable;
   heard_sensors: HeardSensorTable;
   haccp_signoffs: HaccpSignoffTable;
@@ -560,6 +561,21 @@ export interface EquipmentIndicatorTable {
   minutes_above_midpoint: number | null;
   night_average: number | null;
   damped_range: number | null;
+  computed_at: Timestamp;
+}
+
+/** One drifting indicator of a sensor's Japan day (decision 312); flagged from the second day running. */
+export interface EquipmentDriftFlagTable {
+  store_id: string;
+  equipment_id: number;
+  day: DateColumn;
+  indicator: string;
+  value: number;
+  own_median: number;
+  own_z: number;
+  peer_median: number;
+  peer_z: number;
+  flagged: boolean;
   computed_at: Timestamp;
 }
 

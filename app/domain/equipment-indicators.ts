@@ -103,20 +103,53 @@ export const DRIFT_DAYS = 2;
 /** Floors of the MAD per indicator, so a perfectly steady history does not make noise a drift. */
 const MAD_FLOOR: Record<IndicatorKey, number> = { recoveryMinutes: 3, minutesAboveMidpoint: 15, nightAverage: 0.2, dampedRange: 0.2 };
 
-/** Robust z of `value` in `sample` (median/MAD × 1.4826); null on an empty sample. Higher is worse. */
-export function robustZ(value: number, sample: readonly number[], key: IndicatorKey): number | null {
+/** Median and MAD (× 1.4826, floored per indicator) of a sample; null on an empty sample. */
+export interface RobustCentre {
+  median: number;
+  spread: number;
+}
+
+export function robustCentre(sample: readonly number[], key: IndicatorKey): RobustCentre | null {
   if (sample.length === 0) return null;
   const m = median(sample);
-  const mad = Math.max(median(sample.map((v) => Math.abs(v - m))) * 1.4826, MAD_FLOOR[key]);
-  return (value - m) / mad;
+  return { median: m, spread: Math.max(median(sample.map((v) => Math.abs(v - m))) * 1.4826, MAD_FLOOR[key]) };
+}
+
+/** Robust z of `value` in `sample` (median/MAD × 1.4826); null on an empty sample. Higher is worse. */
+export function robustZ(value: number, sample: readonly number[], key: IndicatorKey): number | null {
+  const centre = robustCentre(sample, key);
+  return centre && (value - centre.median) / centre.spread;
 }
 
 export interface DriftDay {
-  day: string; // YYYYMMDD
+  day: string; // the caller's day key (YYYYMMDD or YYYY-MM-DD)
   key: IndicatorKey;
   value: number;
+  ownMedian: number;
   ownZ: number;
+  peerMedian: number;
   peerZ: number;
+}
+
+/**
+ * The indicators of one day that are worse (higher) than both the sensor's own trailing days
+ * (`own`, at most DRIFT_HISTORY_DAYS, at least DRIFT_MIN_HISTORY_DAYS) and its peers that day
+ * (`peerCentre`: robustCentre of the peers' values, which a chain-wide job computes once per kind).
+ */
+export function dayDrifts(day: string, indicators: DailyIndicators, own: readonly DailyIndicators[], peerCentre: (key: IndicatorKey) => RobustCentre | null): DriftDay[] {
+  if (own.length < DRIFT_MIN_HISTORY_DAYS) return [];
+  const out: DriftDay[] = [];
+  for (const key of INDICATOR_KEYS) {
+    const value = indicators[key];
+    if (value === null) continue;
+    const ownCentre = robustCentre(own.map((d) => d[key]).filter((v): v is number => v !== null), key);
+    const peers = peerCentre(key);
+    if (!ownCentre || !peers) continue;
+    const ownZ = (value - ownCentre.median) / ownCentre.spread;
+    const peerZ = (value - peers.median) / peers.spread;
+    if (ownZ > DRIFT_Z && peerZ > DRIFT_Z) out.push({ day, key, value, ownMedian: ownCentre.median, ownZ, peerMedian: peers.median, peerZ });
+  }
+  return out;
 }
 
 /**
@@ -125,19 +158,9 @@ export interface DriftDay {
  * same indicator of the other sensors of its furniture kind that day.
  */
 export function driftDays(history: readonly { day: string; indicators: DailyIndicators }[], peers: (day: string, key: IndicatorKey) => readonly number[]): DriftDay[] {
-  const out: DriftDay[] = [];
-  for (const [i, { day, indicators }] of history.entries()) {
-    const own = history.slice(Math.max(0, i - DRIFT_HISTORY_DAYS), i);
-    if (own.length < DRIFT_MIN_HISTORY_DAYS) continue;
-    for (const key of INDICATOR_KEYS) {
-      const value = indicators[key];
-      if (value === null) continue;
-      const ownZ = robustZ(value, own.map((d) => d.indicators[key]).filter((v): v is number => v !== null), key);
-      const peerZ = robustZ(value, peers(day, key), key);
-      if (ownZ !== null && peerZ !== null && ownZ > DRIFT_Z && peerZ > DRIFT_Z) out.push({ day, key, value, ownZ, peerZ });
-    }
-  }
-  return out;
+  return history.flatMap(({ day, indicators }, i) =>
+    dayDrifts(day, indicators, history.slice(Math.max(0, i - DRIFT_HISTORY_DAYS), i).map((d) => d.indicators), (key) => robustCentre(peers(day, key), key)),
+  );
 }
 
 /** The first day the sensor is flagged: DRIFT_DAYS consecutive days with any drifting indicator. */
@@ -149,4 +172,21 @@ export function firstFlaggedDay(history: readonly { day: string }[], drifts: rea
     if (run >= DRIFT_DAYS) return day;
   }
   return null;
+}
+
+// ---- codes and labels (decision 312) -----------------------------------------------------
+
+/** Each indicator's code (the stored flag's and the API's), labels and unit. */
+export const INDICATORS: Readonly<Record<IndicatorKey, { code: string; ja: string; en: string; unit: string }>> = {
+  recoveryMinutes: { code: 'recovery_minutes', ja: '霜取り後の復帰時間', en: 'Recovery after defrost', unit: '分' },
+  minutesAboveMidpoint: { code: 'minutes_above_midpoint', ja: '上下限の中間より高い時間', en: 'Minutes above the midpoint', unit: '分' },
+  nightAverage: { code: 'night_average', ja: '夜間平均温度', en: 'Night average', unit: '℃' },
+  dampedRange: { code: 'damped_range', ja: '平滑化温度の日較差', en: 'Damped daily range', unit: '℃' },
+};
+
+export type IndicatorCode = (typeof INDICATORS)[IndicatorKey]['code'];
+
+/** The key of a stored or asked indicator code; undefined for an unknown one. */
+export function indicatorKeyOf(code: string): IndicatorKey | undefined {
+  return INDICATOR_KEYS.find((key) => INDICATORS[key].code === code);
 }

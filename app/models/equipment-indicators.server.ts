@@ -1,6 +1,6 @@
 import type { Db } from '~/db/db.server';
 import { type DefrostTime, defrostRangesOf } from '~/domain/defrost';
-import type { DailyIndicators, IndicatorReading, IndicatorSettings } from '~/domain/equipment-indicators';
+import { type DailyIndicators, type DriftDay, INDICATORS, type IndicatorReading, type IndicatorSettings } from '~/domain/equipment-indicators';
 import { settingsInForce } from './sensor-settings.server';
 
 // Daily equipment indicators (decision 298): what the nightly job reads and writes. Every query
@@ -92,4 +92,76 @@ export async function sensorIndicatorDays(db: Db, storeId: string, equipmentId: 
     .where('day', '>=', fromDay)
     .orderBy('day')
     .execute();
+}
+
+type IndicatorRow = { recovery_minutes: number | null; minutes_above_midpoint: number | null; night_average: number | null; damped_range: number | null };
+
+const indicatorsOf = (row: IndicatorRow): DailyIndicators => ({
+  recoveryMinutes: row.recovery_minutes,
+  minutesAboveMidpoint: row.minutes_above_midpoint,
+  nightAverage: row.night_average,
+  dampedRange: row.damped_range,
+});
+
+/** Every sensor's indicators of one day with its furniture kind: the drift rule's peers (decision 312). */
+export async function chainIndicatorsOfDay(db: Db, day: string) {
+  const rows = await db
+    .selectFrom('equipment_indicators as ei')
+    .innerJoin('sensors as s', (join) => join.onRef('s.store_id', '=', 'ei.store_id').onRef('s.equipment_id', '=', 'ei.equipment_id'))
+    .select(['ei.store_id', 'ei.equipment_id', 's.icon_kind', 'ei.recovery_minutes', 'ei.minutes_above_midpoint', 'ei.night_average', 'ei.damped_range'])
+    .where('ei.day', '=', day)
+    .execute();
+  return rows.map((row) => ({ storeId: row.store_id, equipmentId: row.equipment_id, iconKind: row.icon_kind, indicators: indicatorsOf(row) }));
+}
+
+/** One store's stored days in [fromDay, toDay], by sensor, oldest first. */
+export async function storeIndicatorHistory(db: Db, storeId: string, fromDay: string, toDay: string): Promise<Map<number, { day: string; indicators: DailyIndicators }[]>> {
+  const rows = await db
+    .selectFrom('equipment_indicators')
+    .select(['equipment_id', 'day', 'recovery_minutes', 'minutes_above_midpoint', 'night_average', 'damped_range'])
+    .where('store_id', '=', storeId)
+    .where('day', '>=', fromDay)
+    .where('day', '<=', toDay)
+    .orderBy('equipment_id')
+    .orderBy('day')
+    .execute();
+  const byId = new Map<number, { day: string; indicators: DailyIndicators }[]>();
+  for (const row of rows) {
+    const days = byId.get(row.equipment_id) ?? [];
+    days.push({ day: row.day, indicators: indicatorsOf(row) });
+    byId.set(row.equipment_id, days);
+  }
+  return byId;
+}
+
+/** The store's sensors with a drifting indicator on a day (yesterday's half of a two-day run). */
+export async function storeDriftingSensors(db: Db, storeId: string, day: string): Promise<Set<number>> {
+  const rows = await db.selectFrom('equipment_drift_flags').select('equipment_id').distinct().where('store_id', '=', storeId).where('day', '=', day).execute();
+  return new Set(rows.map((row) => row.equipment_id));
+}
+
+/** Replaces one store's drift rows of a day (a rerun of the night rewrites them). */
+export async function saveStoreDrifts(db: Db, storeId: string, day: string, drifts: readonly { equipmentId: number; drift: DriftDay; flagged: boolean }[], now: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('equipment_drift_flags').where('store_id', '=', storeId).where('day', '=', day).execute();
+    if (drifts.length === 0) return;
+    await trx
+      .insertInto('equipment_drift_flags')
+      .values(
+        drifts.map(({ equipmentId, drift, flagged }) => ({
+          store_id: storeId,
+          equipment_id: equipmentId,
+          day,
+          indicator: INDICATORS[drift.key].code,
+          value: drift.value,
+          own_median: drift.ownMedian,
+          own_z: drift.ownZ,
+          peer_median: drift.peerMedian,
+          peer_z: drift.peerZ,
+          flagged,
+          computed_at: now,
+        })),
+      )
+      .execute();
+  });
 }
